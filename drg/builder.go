@@ -1,0 +1,419 @@
+package drg
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// ThreadID names a thread by TAU's node, context and thread ranks.
+type ThreadID struct {
+	Node, Context, Thread int
+}
+
+// String returns "N.C.T", as in TAU's file names.
+func (id ThreadID) String() string { return fmt.Sprintf("%d.%d.%d", id.Node, id.Context, id.Thread) }
+
+// Builder assembles a Trial. Readers create one with the trial's threads,
+// add metrics, nodes, values, counters and metadata in any order, then call
+// Finish. Values of a (node, thread) cell added twice are summed, as TAU's
+// loader does for duplicate names in one file. A Builder is not safe for
+// concurrent use: readers parse in parallel and feed one Builder.
+type Builder struct {
+	t           *Trial
+	column      map[ThreadID]int
+	nodeByName  map[string]int
+	nodeGroups  []string
+	counterIdx  map[string]int
+	counterSet  Bitmap
+	threadMeta  []map[string]string
+	contextKeys []map[string]bool
+	// AggregateMetadata selects TAU's aggregateMetaData rule at Finish
+	// (text profiles and XML). A ppk already holds the split, so its
+	// reader turns this off and sets trial metadata directly.
+	AggregateMetadata bool
+	negatives         int
+	firstNegative     string
+}
+
+// NewBuilder returns a builder for a trial with the given threads, which
+// are sorted into (node, context, thread) order. A thread listed twice is an
+// error.
+func NewBuilder(threads []ThreadID) (*Builder, error) {
+	ids := append([]ThreadID(nil), threads...)
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := ids[i], ids[j]
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		if a.Context != b.Context {
+			return a.Context < b.Context
+		}
+		return a.Thread < b.Thread
+	})
+	b := &Builder{
+		t:                 &Trial{Metadata: map[string]string{}},
+		column:            make(map[ThreadID]int, len(ids)),
+		nodeByName:        map[string]int{},
+		counterIdx:        map[string]int{},
+		AggregateMetadata: true,
+	}
+	for i, id := range ids {
+		if i > 0 && ids[i-1] == id {
+			return nil, fmt.Errorf("thread %s given twice", id)
+		}
+		if id.Node < 0 || id.Context < 0 || id.Thread < 0 {
+			return nil, fmt.Errorf("thread %s: negative rank", id)
+		}
+		b.column[id] = i
+		b.t.Threads = append(b.t.Threads, Thread{Node: id.Node, Context: id.Context, Thread: id.Thread})
+		b.threadMeta = append(b.threadMeta, map[string]string{})
+		b.contextKeys = append(b.contextKeys, map[string]bool{})
+	}
+	return b, nil
+}
+
+// Column returns the position of thread id in the trial, or -1.
+func (b *Builder) Column(id ThreadID) int {
+	if c, ok := b.column[id]; ok {
+		return c
+	}
+	return -1
+}
+
+// NumThreads returns the number of threads.
+func (b *Builder) NumThreads() int { return len(b.t.Threads) }
+
+// NumNodes returns the number of nodes added so far.
+func (b *Builder) NumNodes() int { return len(b.t.Nodes) }
+
+// Metric returns the index of the metric named name, adding it if new.
+func (b *Builder) Metric(name string) int {
+	if i := b.t.MetricIndex(name); i >= 0 {
+		return i
+	}
+	n := len(b.t.Nodes) * len(b.t.Threads)
+	b.t.Metrics = append(b.t.Metrics, Metric{Name: name})
+	b.t.Values = append(b.t.Values, MetricValues{Inclusive: make([]float64, n), Exclusive: make([]float64, n)})
+	return len(b.t.Metrics) - 1
+}
+
+// Node returns the index of the node with the given (callpath) name, adding
+// it and its parent chain if new. The name is canonicalized first (runs of
+// blanks collapsed, ends trimmed).
+func (b *Builder) Node(name string) int {
+	if i, ok := b.nodeByName[name]; ok {
+		return i
+	}
+	canon := CanonicalName(name)
+	if i, ok := b.nodeByName[canon]; ok {
+		b.nodeByName[name] = i
+		return i
+	}
+	parent := -1
+	if p, _ := SplitCallpath(canon); p != "" {
+		parent = b.Node(p)
+	}
+	i := len(b.t.Nodes)
+	b.t.Nodes = append(b.t.Nodes, Node{Name: canon, Parent: parent, Region: -1})
+	b.nodeGroups = append(b.nodeGroups, "")
+	b.nodeByName[canon] = i
+	b.nodeByName[name] = i
+	nt := len(b.t.Threads)
+	for m := range b.t.Values {
+		v := &b.t.Values[m]
+		v.Inclusive = append(v.Inclusive, make([]float64, nt)...)
+		v.Exclusive = append(v.Exclusive, make([]float64, nt)...)
+	}
+	b.t.Calls = append(b.t.Calls, make([]float64, nt)...)
+	b.t.Subroutines = append(b.t.Subroutines, make([]float64, nt)...)
+	b.t.Present.Grow(nt)
+	return i
+}
+
+// SetGroups records the TAU group string of a node ("TAU_CALLPATH|MPI");
+// the first one given wins. The groups of a flat node become its region's
+// groups; of a callpath node only TAU_CALLPATH_DERIVED is kept (as
+// Node.Derived), as TAU's loader does.
+func (b *Builder) SetGroups(node int, groups string) {
+	if b.nodeGroups[node] == "" {
+		b.nodeGroups[node] = groups
+	}
+}
+
+// AddCalls adds calls and subroutine calls of node on thread column th and
+// marks the cell present.
+func (b *Builder) AddCalls(node, th int, calls, subrs float64) {
+	c := node*len(b.t.Threads) + th
+	b.t.Present.Set(c)
+	b.t.Calls[c] += calls
+	b.t.Subroutines[c] += subrs
+}
+
+// AddValues adds the exclusive and inclusive value of metric m for node on
+// thread column th and marks the cell present. A negative value is replaced
+// by zero and reported in Trial.Warnings, as TAU's loader does.
+func (b *Builder) AddValues(node, th, m int, excl, incl float64) {
+	if excl < 0 || incl < 0 {
+		if b.negatives == 0 {
+			b.firstNegative = fmt.Sprintf("%q on thread %d.%d.%d", b.t.Nodes[node].Name,
+				b.t.Threads[th].Node, b.t.Threads[th].Context, b.t.Threads[th].Thread)
+		}
+		b.negatives++
+		excl, incl = math.Max(excl, 0), math.Max(incl, 0)
+	}
+	c := node*len(b.t.Threads) + th
+	b.t.Present.Set(c)
+	b.t.Values[m].Exclusive[c] += excl
+	b.t.Values[m].Inclusive[c] += incl
+}
+
+// Counter returns the index of the user event with the given name, adding
+// it if new. The name is canonicalized first.
+func (b *Builder) Counter(name string) int {
+	if i, ok := b.counterIdx[name]; ok {
+		return i
+	}
+	canon := CanonicalName(name)
+	if i, ok := b.counterIdx[canon]; ok {
+		b.counterIdx[name] = i
+		return i
+	}
+	i := len(b.t.Counters)
+	ev, ctx := splitCounterName(canon)
+	b.t.Counters = append(b.t.Counters, Counter{Name: canon, Event: ev, Context: ctx, Node: -1})
+	b.counterIdx[canon] = i
+	b.counterIdx[name] = i
+	b.t.CounterValues = append(b.t.CounterValues, make([]CounterValue, len(b.t.Threads))...)
+	b.counterSet.Grow(len(b.t.Threads))
+	return i
+}
+
+// AddCounter records a user event's statistics on thread column th; a second
+// record for the same cell is merged with the first (counts and Σx² add,
+// count-weighted mean, extreme max and min).
+func (b *Builder) AddCounter(counter, th int, v CounterValue) {
+	c := counter*len(b.t.Threads) + th
+	if b.counterSet.Get(c) {
+		v = b.t.CounterValues[c].merge(v)
+	}
+	b.counterSet.Set(c)
+	b.t.CounterValues[c] = v
+}
+
+// ThreadMetadata records an attribute of thread column th. Context
+// attributes (recorded with a timer context) never become trial-level.
+func (b *Builder) ThreadMetadata(th int, key, value string, context bool) {
+	b.threadMeta[th][key] = value
+	if context {
+		b.contextKeys[th][key] = true
+	}
+}
+
+// TrialMetadata records a trial-level attribute.
+func (b *Builder) TrialMetadata(key, value string) { b.t.Metadata[key] = value }
+
+// AddSnapshot records an earlier snapshot of a thread.
+func (b *Builder) AddSnapshot(s Snapshot) { b.t.Series = append(b.t.Series, s) }
+
+// Warn records a recoverable problem met while reading.
+func (b *Builder) Warn(format string, args ...any) {
+	b.t.Warnings = append(b.t.Warnings, fmt.Sprintf(format, args...))
+}
+
+// fileTypes gives TAU's "File Type Index" / "File Type Name" metadata for
+// each source format.
+var fileTypes = map[string][2]string{
+	"profile":  {"1", "TAU profiles"},
+	"ppk":      {"0", "ParaProf Packed Profile"},
+	"snapshot": {"2", "TAU Snapshot"},
+}
+
+// Finish resolves regions, parents, counters' contexts, thread indexes and
+// metadata, and returns the trial. The builder must not be used afterwards.
+func (b *Builder) Finish(name string, src Source) (*Trial, error) {
+	t := b.t
+	t.Name = name
+	t.Source = src
+	if len(t.Threads) == 0 {
+		return nil, fmt.Errorf("trial has no thread")
+	}
+	if len(t.Metrics) == 0 {
+		return nil, fmt.Errorf("trial has no metric")
+	}
+	b.mergeThrottledParents()
+	b.resolveRegions()
+	for i := range t.Counters {
+		c := &t.Counters[i]
+		if c.Context != "" {
+			if n, ok := b.nodeByName[c.Context]; ok {
+				c.Node = n
+			}
+		}
+	}
+	t.CounterPresent = b.counterSet
+	b.indexThreads()
+	b.finishMetadata()
+	if b.negatives > 0 {
+		b.Warn("%d negative values replaced by 0 (first: %s)", b.negatives, b.firstNegative)
+	}
+	return t, nil
+}
+
+// mergeThrottledParents handles TAU's throttling: a throttled timer's flat
+// name gets " [THROTTLED]" while callpaths keep the old name, so a callpath
+// "f => g" may have created an empty flat node "f" next to the measured
+// "f [THROTTLED]". Such a node is folded into the throttled one.
+func (b *Builder) mergeThrottledParents() {
+	t := b.t
+	nt := len(t.Threads)
+	remap := make([]int, len(t.Nodes))
+	drop := false
+	for i := range t.Nodes {
+		remap[i] = i
+		n := &t.Nodes[i]
+		if n.Parent >= 0 || t.Present.Count(i*nt, (i+1)*nt) > 0 {
+			continue
+		}
+		if j, ok := b.nodeByName[n.Name+" [THROTTLED]"]; ok && t.Nodes[j].Parent < 0 {
+			remap[i] = j
+			drop = true
+		}
+	}
+	if !drop {
+		return
+	}
+	// Compact: keep nodes that map to themselves, renumber the rest.
+	newIdx := make([]int, len(t.Nodes))
+	k := 0
+	for i := range t.Nodes {
+		if remap[i] == i {
+			newIdx[i] = k
+			k++
+		}
+	}
+	for i := range t.Nodes {
+		if remap[i] != i {
+			newIdx[i] = newIdx[remap[i]]
+		}
+	}
+	keep := func(col []float64) []float64 {
+		out := col[:0]
+		for i := range t.Nodes {
+			if remap[i] == i {
+				out = append(out, col[i*nt:(i+1)*nt]...)
+			}
+		}
+		return out
+	}
+	for m := range t.Values {
+		t.Values[m].Inclusive = keep(t.Values[m].Inclusive)
+		t.Values[m].Exclusive = keep(t.Values[m].Exclusive)
+	}
+	t.Calls = keep(t.Calls)
+	t.Subroutines = keep(t.Subroutines)
+	present := NewBitmap(k * nt)
+	var nodes []Node
+	var groups []string
+	for i, n := range t.Nodes {
+		if remap[i] != i {
+			continue
+		}
+		for th := 0; th < nt; th++ {
+			if t.Present.Get(i*nt + th) {
+				present.Set(newIdx[i]*nt + th)
+			}
+		}
+		if n.Parent >= 0 {
+			n.Parent = newIdx[n.Parent]
+		}
+		nodes = append(nodes, n)
+		groups = append(groups, b.nodeGroups[i])
+	}
+	for name, i := range b.nodeByName {
+		b.nodeByName[name] = newIdx[i]
+	}
+	t.Nodes, t.Present, b.nodeGroups = nodes, present, groups
+}
+
+// resolveRegions makes one region per flat node and points every node at
+// the region of its leaf (trying "leaf [THROTTLED]" as TAU's loader does).
+func (b *Builder) resolveRegions() {
+	t := b.t
+	// Every callpath leaf needs a flat node; create the missing ones first.
+	for i := 0; i < len(t.Nodes); i++ {
+		n := t.Nodes[i]
+		if n.Parent < 0 {
+			continue
+		}
+		_, leaf := SplitCallpath(n.Name)
+		if _, ok := b.nodeByName[leaf]; ok {
+			continue
+		}
+		if j, ok := b.nodeByName[leaf+" [THROTTLED]"]; ok && t.Nodes[j].Parent < 0 {
+			continue
+		}
+		b.Node(leaf)
+	}
+	regionOf := make(map[int]int)
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Parent >= 0 {
+			continue
+		}
+		r := Region{Name: n.Name, Groups: SplitGroups(b.nodeGroups[i]), Flat: i}
+		parseRegionName(&r)
+		n.Region = len(t.Regions)
+		regionOf[i] = n.Region
+		t.Regions = append(t.Regions, r)
+	}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Parent < 0 {
+			continue
+		}
+		n.Depth = t.Nodes[n.Parent].Depth + 1
+		_, leaf := SplitCallpath(n.Name)
+		j, ok := b.nodeByName[leaf]
+		if !ok || t.Nodes[j].Parent >= 0 {
+			j = b.nodeByName[leaf+" [THROTTLED]"]
+		}
+		n.Region = regionOf[j]
+		n.Derived = strings.Contains(b.nodeGroups[i], "TAU_CALLPATH_DERIVED")
+	}
+}
+
+// indexThreads computes TAUdb's thread_index for every thread.
+func (b *Builder) indexThreads() {
+	cmax, tmax := 0, 0
+	for _, th := range b.t.Threads {
+		cmax = max(cmax, th.Context)
+		tmax = max(tmax, th.Thread)
+	}
+	for i := range b.t.Threads {
+		th := &b.t.Threads[i]
+		th.Index = th.Node*(cmax+1)*(tmax+1) + th.Context*(tmax+1) + th.Thread
+	}
+}
+
+func (b *Builder) finishMetadata() {
+	t := b.t
+	for _, m := range b.threadMeta {
+		delete(m, MetricNameKey)
+	}
+	if b.AggregateMetadata {
+		for k, v := range aggregateMetadata(b.threadMeta, b.contextKeys) {
+			if _, set := t.Metadata[k]; !set {
+				t.Metadata[k] = v
+			}
+		}
+	}
+	for i := range t.Threads {
+		t.Threads[i].Metadata = b.threadMeta[i]
+	}
+	if ft, ok := fileTypes[t.Source.Format]; ok {
+		t.Metadata["File Type Index"] = ft[0]
+		t.Metadata["File Type Name"] = ft[1]
+	}
+}
