@@ -1,0 +1,357 @@
+package profile
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// File is one parsed profile.N.C.T file.
+type File struct {
+	// Metric is the metric's name: the "Metric Name" attribute if present,
+	// else the suffix of the header word, else "Time" (TAU's rule).
+	Metric string
+	// Timers lists the timer lines in file order.
+	Timers []Timer
+	// Events lists the user-event lines in file order.
+	Events []Event
+	// Metadata lists the attributes of the metadata block.
+	Metadata []Attribute
+}
+
+// Timer is one timer line: a flat or callpath name with its values.
+type Timer struct {
+	Name                          string
+	Calls, Subrs, Exclusive, Incl float64
+	Groups                        string
+}
+
+// Event is one user-event line.
+type Event struct {
+	Name  string
+	Value drg.CounterValue
+}
+
+// Attribute is one metadata attribute; Context is true for attributes
+// recorded in a timer context (<timer_context>).
+type Attribute struct {
+	Name, Value string
+	Context     bool
+}
+
+// Parse parses the text of one profile file. name is used in error
+// messages, which give the line number ("profile.0.0.0:7: ...").
+func Parse(data string, name string) (*File, error) {
+	p := parser{data: data, name: name}
+	f, err := p.parse()
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Decode reads one profile file from rd and parses it.
+func Decode(rd io.Reader, name string) (*File, error) {
+	b, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return Parse(string(b), name)
+}
+
+type parser struct {
+	data string
+	pos  int
+	line int
+	name string
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", p.name, p.line, fmt.Sprintf(format, args...))
+}
+
+// next returns the next line without its end of line, and false at the end.
+func (p *parser) next() (string, bool) {
+	if p.pos >= len(p.data) {
+		return "", false
+	}
+	p.line++
+	rest := p.data[p.pos:]
+	i := strings.IndexByte(rest, '\n')
+	var l string
+	if i < 0 {
+		l, p.pos = rest, len(p.data)
+	} else {
+		l, p.pos = rest[:i], p.pos+i+1
+	}
+	return strings.TrimSuffix(l, "\r"), true
+}
+
+func (p *parser) parse() (*File, error) {
+	f := &File{}
+	head, ok := p.next()
+	if !ok {
+		return nil, p.errorf("empty file")
+	}
+	countText, word, _ := strings.Cut(strings.TrimSpace(head), " ")
+	count, err := strconv.Atoi(countText)
+	if err != nil || count < 0 {
+		return nil, p.errorf("header %q: want \"<count> templated_functions...\"", clip(head))
+	}
+	if !strings.HasPrefix(word, "templated_functions") {
+		return nil, p.errorf("header %q: not a TAU profile", clip(head))
+	}
+	switch {
+	case strings.HasPrefix(word, "templated_functions_MULTI_"):
+		f.Metric = strings.TrimPrefix(word, "templated_functions_MULTI_")
+	case word == "templated_functions_hw_counters":
+		f.Metric = "Hardware Counter"
+	}
+	if count > len(p.data)/8 {
+		return nil, p.errorf("header announces %d timers, more than the file can hold", count)
+	}
+	colhdr, ok := p.next()
+	if !ok {
+		return nil, p.errorf("file ends before the column header")
+	}
+	if !strings.HasPrefix(colhdr, "# Name") {
+		return nil, p.errorf("want the column header \"# Name Calls Subrs Excl Incl ...\", got %q", clip(colhdr))
+	}
+	if i := strings.Index(colhdr, "<metadata>"); i >= 0 {
+		j := strings.LastIndex(colhdr, "</metadata>")
+		if j < i {
+			return nil, p.errorf("metadata block has no </metadata>")
+		}
+		attrs, err := parseMetadata(colhdr[i : j+len("</metadata>")])
+		if err != nil {
+			return nil, p.errorf("metadata: %v", err)
+		}
+		f.Metadata = attrs
+		for _, a := range attrs {
+			if a.Name == drg.MetricNameKey && a.Value != "" {
+				f.Metric = a.Value
+			}
+		}
+	}
+	if f.Metric == "" {
+		f.Metric = "Time"
+	}
+	f.Timers = make([]Timer, 0, count)
+	for i := 0; i < count; i++ {
+		l, ok := p.next()
+		if !ok {
+			return nil, p.errorf("file ends after %d of %d timer lines", i, count)
+		}
+		t, err := parseTimer(l)
+		if err != nil {
+			return nil, p.errorf("%v", err)
+		}
+		f.Timers = append(f.Timers, t)
+	}
+	l, ok := p.next()
+	if !ok {
+		return nil, p.errorf("file ends before the \"aggregates\" line (the header announces %d timers)", count)
+	}
+	n, word, _ := strings.Cut(strings.TrimSpace(l), " ")
+	if word != "aggregates" {
+		return nil, p.errorf("want \"<n> aggregates\" after %d timer lines, got %q", count, clip(l))
+	}
+	if a, err := strconv.Atoi(n); err != nil || a != 0 {
+		// TAU has written "0 aggregates" since 2.x; aggregates are not supported.
+		return nil, p.errorf("%q: only \"0 aggregates\" is supported", clip(l))
+	}
+	l, ok = p.next()
+	if !ok || strings.TrimSpace(l) == "" {
+		return f, nil // no user events: the file may end after the aggregates
+	}
+	n, word, _ = strings.Cut(strings.TrimSpace(l), " ")
+	if word != "userevents" {
+		return nil, p.errorf("want \"<n> userevents\", got %q", clip(l))
+	}
+	m, err := strconv.Atoi(n)
+	if err != nil || m < 0 || m > len(p.data)/8 {
+		return nil, p.errorf("bad user-event count %q", n)
+	}
+	if m == 0 {
+		return f, nil
+	}
+	if l, ok = p.next(); !ok || !strings.HasPrefix(l, "# eventname") {
+		return nil, p.errorf("want the user-event header \"# eventname numevents max min mean sumsqr\"")
+	}
+	f.Events = make([]Event, 0, m)
+	for i := 0; i < m; i++ {
+		l, ok := p.next()
+		if !ok {
+			return nil, p.errorf("file ends after %d of %d user-event lines", i, m)
+		}
+		e, err := parseEvent(l)
+		if err != nil {
+			return nil, p.errorf("%v", err)
+		}
+		f.Events = append(f.Events, e)
+	}
+	return f, nil
+}
+
+// parseTimer reads `"NAME" calls subrs excl incl profcalls GROUP="G"`. TAU
+// does not escape quotes in names, so the name ends at the last quote before
+// the numbers; old files carry an extra number before GROUP, which is
+// ignored, as are profcalls.
+func parseTimer(l string) (Timer, error) {
+	var t Timer
+	g := strings.LastIndex(l, ` GROUP="`)
+	if g < 0 || !strings.HasPrefix(l, `"`) {
+		return t, fmt.Errorf("timer line %q: want \"NAME\" calls subrs excl incl profcalls GROUP=\"...\"", clip(l))
+	}
+	groups := l[g+len(` GROUP="`):]
+	end := strings.LastIndexByte(groups, '"')
+	if end < 0 {
+		return t, fmt.Errorf("timer line %q: GROUP has no closing quote", clip(l))
+	}
+	t.Groups = groups[:end]
+	head := l[:g]
+	q := strings.LastIndexByte(head, '"')
+	if q <= 0 {
+		return t, fmt.Errorf("timer line %q: name has no closing quote", clip(l))
+	}
+	t.Name = head[1:q]
+	var nums [4]float64
+	if err := parseNumbers(head[q+1:], nums[:], "calls subrs excl incl"); err != nil {
+		return t, fmt.Errorf("timer %q: %v", clip(t.Name), err)
+	}
+	t.Calls, t.Subrs, t.Exclusive, t.Incl = nums[0], nums[1], nums[2], nums[3]
+	if t.Calls < 0 || t.Subrs < 0 {
+		return t, fmt.Errorf("timer %q: negative call count", clip(t.Name))
+	}
+	return t, nil
+}
+
+// parseEvent reads `"NAME" numevents max min mean sumsqr`.
+func parseEvent(l string) (Event, error) {
+	var e Event
+	q := strings.LastIndexByte(l, '"')
+	if q <= 0 || !strings.HasPrefix(l, `"`) {
+		return e, fmt.Errorf("user-event line %q: want \"NAME\" numevents max min mean sumsqr", clip(l))
+	}
+	e.Name = l[1:q]
+	var nums [5]float64
+	if err := parseNumbers(l[q+1:], nums[:], "numevents max min mean sumsqr"); err != nil {
+		return e, fmt.Errorf("user event %q: %v", clip(e.Name), err)
+	}
+	if nums[0] < 0 {
+		return e, fmt.Errorf("user event %q: negative number of events", clip(e.Name))
+	}
+	e.Value = drg.CounterValue{NumEvents: nums[0], Max: nums[1], Min: nums[2], Mean: nums[3], SumSquares: nums[4]}
+	return e, nil
+}
+
+// parseNumbers reads len(out) blank-separated numbers from the start of s
+// (more may follow and are ignored). Every number must be finite.
+func parseNumbers(s string, out []float64, names string) error {
+	for i := range out {
+		s = strings.TrimLeft(s, " \t")
+		j := strings.IndexAny(s, " \t")
+		if j < 0 {
+			j = len(s)
+		}
+		if j == 0 {
+			return fmt.Errorf("want %d numbers (%s), found %d", len(out), names, i)
+		}
+		v, err := strconv.ParseFloat(s[:j], 64)
+		if err != nil {
+			return fmt.Errorf("number %d (%s): %q is not a number", i+1, strings.Fields(names)[i], clip(s[:j]))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("number %d (%s) is %s", i+1, strings.Fields(names)[i], s[:j])
+		}
+		out[i] = v
+		s = s[j:]
+	}
+	return nil
+}
+
+// parseMetadata reads TAU's one-line metadata block:
+// <metadata><attribute><name>N</name><value>V</value></attribute>...</metadata>.
+// A context attribute also carries <timer_context>, <call_number> and
+// <timestamp>. A structured value (nested <array_element> or <attribute>
+// elements) is flattened to the texts of its elements joined by ", ".
+func parseMetadata(block string) ([]Attribute, error) {
+	d := xml.NewDecoder(strings.NewReader(block))
+	d.Strict = true
+	var out []Attribute
+	var cur *Attribute
+	var field string
+	var parts []string
+	var direct strings.Builder
+	depth := 0 // depth inside <value>
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case depth > 0:
+				depth++
+			case tk.Name.Local == "attribute" && cur == nil:
+				out = append(out, Attribute{})
+				cur = &out[len(out)-1]
+			case cur != nil && tk.Name.Local == "value":
+				depth = 1
+				parts = parts[:0]
+				direct.Reset()
+			case cur != nil:
+				field = tk.Name.Local
+				if field == "timer_context" {
+					cur.Context = true
+				}
+			}
+		case xml.EndElement:
+			switch {
+			case depth > 1:
+				depth--
+			case depth == 1:
+				depth = 0
+				if len(parts) > 0 {
+					cur.Value = strings.Join(parts, ", ")
+				} else {
+					cur.Value = strings.TrimSpace(direct.String())
+				}
+			case tk.Name.Local == "attribute" && cur != nil:
+				cur.Name = strings.TrimSpace(cur.Name)
+				cur = nil
+			default:
+				field = ""
+			}
+		case xml.CharData:
+			switch {
+			case depth == 1:
+				direct.Write(tk)
+			case depth > 1:
+				if s := strings.TrimSpace(string(tk)); s != "" {
+					parts = append(parts, s)
+				}
+			case cur != nil && field == "name":
+				cur.Name += string(tk)
+			}
+		}
+	}
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	const n = 120
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

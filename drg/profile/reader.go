@@ -1,0 +1,161 @@
+package profile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// Reader reads a TAU profile directory (or a single profile.N.C.T file)
+// into a trial.
+type Reader struct {
+	// Path is the directory (or file) to read.
+	Path string
+	// Workers is the number of files parsed at once; 0 means one per
+	// processor.
+	Workers int
+}
+
+// Read reads the trial. Files are parsed in parallel and merged in (metric
+// folder, N, C, T) order, so the result does not depend on scheduling.
+// Calls, subroutines and user events come from the first metric folder, as
+// in TAU's loader; every folder adds its metric's values and its metadata.
+func (r Reader) Read() (*drg.Trial, error) {
+	dirs, err := r.layout()
+	if err != nil {
+		return nil, err
+	}
+	var ids []drg.ThreadID
+	seen := map[drg.ThreadID]bool{}
+	for _, d := range dirs {
+		for _, f := range d.files {
+			if !seen[f.id] {
+				seen[f.id] = true
+				ids = append(ids, f.id)
+			}
+		}
+	}
+	b, err := drg.NewBuilder(ids)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Path, err)
+	}
+	for di, d := range dirs {
+		if err := r.readDir(b, d, di == 0); err != nil {
+			return nil, err
+		}
+	}
+	name := filepath.Base(filepath.Clean(r.Path))
+	if len(dirs) == 1 && len(dirs[0].files) == 1 && dirs[0].path != r.Path {
+		name = filepath.Base(filepath.Dir(r.Path))
+	}
+	t, err := b.Finish(name, drg.Source{Format: "profile", Path: r.Path, DataSource: 1})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Path, err)
+	}
+	for _, s := range Spawned(r.Path) {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one", s))
+	}
+	return t, nil
+}
+
+// layout lists the metric folders to read, or the single file.
+func (r Reader) layout() ([]metricDir, error) {
+	st, err := os.Stat(r.Path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		id, ok := parseThreadName(filepath.Base(r.Path), "profile")
+		if !ok {
+			return nil, fmt.Errorf("%s: not a TAU profile (want a file named profile.N.C.T or a directory of them)", r.Path)
+		}
+		return []metricDir{{path: filepath.Dir(r.Path), files: []threadFile{{path: r.Path, id: id}}}}, nil
+	}
+	return discover(r.Path)
+}
+
+type parsed struct {
+	file *File
+	err  error
+}
+
+// readDir parses the files of one metric folder in parallel and merges them
+// into b in order.
+func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type job struct {
+		f   threadFile
+		out chan parsed
+	}
+	jobs := make(chan job)
+	futures := make(chan chan parsed, 4*workers)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(jobs)
+		defer close(futures)
+		for _, f := range d.files {
+			ch := make(chan parsed, 1)
+			select {
+			case futures <- ch:
+			case <-done:
+				return
+			}
+			select {
+			case jobs <- job{f, ch}:
+			case <-done:
+				return
+			}
+		}
+	}()
+	for w := 0; w < workers; w++ {
+		go func() {
+			for j := range jobs {
+				data, err := os.ReadFile(j.f.path)
+				if err != nil {
+					j.out <- parsed{err: err}
+					continue
+				}
+				f, err := Parse(string(data), j.f.path)
+				j.out <- parsed{file: f, err: err}
+			}
+		}()
+	}
+	i := 0
+	for ch := range futures {
+		p := <-ch
+		if p.err != nil {
+			return p.err
+		}
+		merge(b, p.file, b.Column(d.files[i].id), first)
+		i++
+	}
+	return nil
+}
+
+// merge adds one parsed file to the builder as thread column th.
+func merge(b *drg.Builder, f *File, th int, first bool) {
+	m := b.Metric(f.Metric)
+	for _, t := range f.Timers {
+		n := b.Node(t.Name)
+		b.SetGroups(n, t.Groups)
+		if first {
+			b.AddCalls(n, th, t.Calls, t.Subrs)
+		}
+		b.AddValues(n, th, m, t.Exclusive, t.Incl)
+	}
+	if first {
+		for _, e := range f.Events {
+			b.AddCounter(b.Counter(e.Name), th, e.Value)
+		}
+	}
+	for _, a := range f.Metadata {
+		b.ThreadMetadata(th, a.Name, a.Value, a.Context)
+	}
+}

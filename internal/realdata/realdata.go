@@ -1,0 +1,114 @@
+// Package realdata finds the real TAU trials that tests use: first in the
+// project's testdata/ (licensed data copied with a NOTICE), then in the
+// shared data folder next to the project (../shared/data/real, data that may
+// not be redistributed), skipping the test when neither has it.
+package realdata
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root returns the project's root directory (the folder holding go.mod).
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// SharedReal returns the shared real-data folder (../shared/data/real next
+// to the project, or $TAUDB_SHARED_DATA), or "" when it is absent.
+func SharedReal() string {
+	dir := os.Getenv("TAUDB_SHARED_DATA")
+	if dir == "" {
+		dir = filepath.Join(Root(), "..", "shared", "data", "real")
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return dir
+	}
+	return ""
+}
+
+// Real returns the path of rel (a path under shared/data/real, such as
+// "LLNL-hatchet/tau-cpi-mpi"), looking in testdata/real first and in the
+// shared folder second; the test is skipped when neither holds it.
+func Real(t testing.TB, rel string) string {
+	t.Helper()
+	if p, ok := Find(rel); ok {
+		return p
+	}
+	t.Skipf("%s: not in testdata/real and no shared data folder holds it", rel)
+	return ""
+}
+
+// Find is Real without a test: it returns the path and whether it exists.
+func Find(rel string) (string, bool) {
+	p := filepath.Join(Root(), "testdata", "real", rel)
+	if _, err := os.Stat(p); err == nil {
+		return p, true
+	}
+	if s := SharedReal(); s != "" {
+		p = filepath.Join(s, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// Oracle returns the path of the oracle folder for a trial (rel with "/"
+// turned into "_"), in testdata/oracles or the shared tau-oracles folder.
+func Oracle(t testing.TB, rel string) string {
+	t.Helper()
+	name := filepath.ToSlash(rel)
+	flat := ""
+	for _, c := range name {
+		if c == '/' {
+			flat += "_"
+		} else {
+			flat += string(c)
+		}
+	}
+	p := filepath.Join(Root(), "testdata", "oracles", flat)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	if s := SharedReal(); s != "" {
+		p = filepath.Join(s, "tau-oracles", flat)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skipf("no oracle for %s", rel)
+	return ""
+}
+
+// ProfileTrials lists the TAU profile-directory trials of the shared data
+// (paths under shared/data/real), with the counts SOURCES.md gives: threads,
+// distinct measured timer names (flat and callpath) and callpath names among
+// them, and user events.
+var ProfileTrials = []struct {
+	Rel                                string
+	Threads, Timers, Callpaths, Events int
+	Licensed                           bool
+}{
+	{"LLNL-hatchet/tau-cpi-mpi", 4, 23, 11, 2, true},
+	{"UO-OACISS-tau2/taudb_c_api/parse_tau_profile_test", 2, 3, 0, 0, true},
+	{"UO-OACISS-tau2/examples/wrap", 2, 8, 0, 0, true},
+	{"UO-OACISS-tau2/examples/workflow_consolidation/xmain_0", 8, 27, 0, 29, true},
+	{"UO-OACISS-tau2/examples/workflow_consolidation/reader2_0", 4, 17, 0, 10, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/0", 1, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/1", 2, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/2", 3, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/3", 4, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/4", 5, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/5", 6, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/6", 7, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter/east02-mm-profile/7", 8, 21, 10, 0, true},
+	{"ParaToolsInc-taucmdr/jupyter-new/mpi-profile-example", 7, 29, 14, 0, true},
+	{"ParaToolsInc-taucmdr/charts-devel/pthreads-matmult", 4, 13, 0, 0, false},
+	{"stevenpl98-ParallelFinalProject/parallel-omp12", 12, 32, 0, 0, false},
+	{"ThanGeo-Hecatoncheir/profile-6ef6332", 1, 192, 103, 6, false},
+	{"ThanGeo-Hecatoncheir/profile-6ef6332/spawn-1", 8, 366, 221, 61, false},
+}
