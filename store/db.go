@@ -1,0 +1,81 @@
+// Package store keeps TAU trials and analysis results in a TAUdb database.
+//
+// Two database systems are supported with one schema, TAUdb's (schema
+// version 2, as given in the TAUdb manual):
+//
+//   - PostgreSQL, through github.com/jackc/pgx/v5, for teams and large trials;
+//     a database written here can be opened by TAU's own tools.
+//   - SQLite, through the pure-Go driver modernc.org/sqlite, as the embedded
+//     default that needs no database server.
+//
+// Open chooses between them from a URL (see Open and ResolveURL for the
+// rules), ReadTAUConfig reads TAU's own perfdmf.cfg files, and Init creates
+// the schema. Passwords never appear in what this package prints or returns:
+// see Redact.
+package store
+
+import (
+	"database/sql"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Dialect names the database system behind a DB.
+type Dialect string
+
+const (
+	// Postgres is PostgreSQL, reached through pgx.
+	Postgres Dialect = "postgres"
+	// SQLite is the embedded SQLite database, reached through modernc.org/sqlite.
+	SQLite Dialect = "sqlite"
+)
+
+// String returns the dialect's name: "postgres" or "sqlite".
+func (d Dialect) String() string { return string(d) }
+
+// DB is an open TAUdb database: either a PostgreSQL connection pool or an
+// embedded SQLite database. It is safe for concurrent use.
+type DB struct {
+	dialect Dialect
+	pool    *pgxpool.Pool // PostgreSQL only
+	sqlDB   *sql.DB       // SQLite only
+	display string        // the URL with any password masked
+	path    string        // the SQLite file, or ":memory:"
+}
+
+// Dialect reports which database system db talks to.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// URL returns the database's location for display: the connection URL with
+// any password masked (see Redact) for PostgreSQL, "sqlite:PATH" for SQLite.
+func (db *DB) URL() string { return db.display }
+
+// Path returns the SQLite database file ("" for PostgreSQL).
+func (db *DB) Path() string { return db.path }
+
+// Pool returns the PostgreSQL connection pool, or nil for SQLite.
+func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+
+// SQL returns the SQLite database handle, or nil for PostgreSQL.
+func (db *DB) SQL() *sql.DB { return db.sqlDB }
+
+// Close releases the database's connections. Closing a nil or already closed
+// DB does nothing.
+func (db *DB) Close() error {
+	if db == nil {
+		return nil
+	}
+	if db.pool != nil {
+		db.pool.Close()
+		db.pool = nil
+	}
+	if db.sqlDB != nil {
+		err := db.sqlDB.Close()
+		db.sqlDB = nil
+		if err != nil {
+			return fmt.Errorf("close %s: %w", db.display, err)
+		}
+	}
+	return nil
+}

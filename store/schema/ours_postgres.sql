@@ -1,0 +1,26 @@
+-- taudb-analyze's own tables, for PostgreSQL. TAUdb has no place for these;
+-- they live beside the TAUdb tables (postgres.sql) and never change them.
+-- Every statement is IF NOT EXISTS: store.Init runs this file on a fresh
+-- database right after postgres.sql, and on an existing TAUdb database (one
+-- created by TAU's own tools, say) to add the tables that are missing.
+
+/* Numeric analysis results: the tables of numbers behind an analysis_result
+   (per-region speedups, cluster averages, PCA coordinates, ...), one row per
+   cell. table_name names one result table of the analysis, row_index and
+   column_name place the cell in it, and the value is either a number
+   (value_num) or a text (value_text). Deleting the analysis_result deletes
+   its cells. */
+CREATE TABLE IF NOT EXISTS analysis_result_value (
+    id                  BIGSERIAL        NOT NULL    PRIMARY KEY,
+    analysis_result     INTEGER          NOT NULL,
+    table_name          TEXT             NOT NULL,
+    row_index           INTEGER          NOT NULL,
+    column_name         TEXT             NOT NULL,
+    value_num           DOUBLE PRECISION NULL,
+    value_text          TEXT             NULL,
+    FOREIGN KEY (analysis_result) REFERENCES analysis_result(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+CREATE INDEX IF NOT EXISTS analysis_result_value_index
+    ON analysis_result_value (analysis_result, table_name);

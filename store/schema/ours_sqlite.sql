@@ -1,0 +1,36 @@
+-- taudb-analyze's own tables, for SQLite: ours_postgres.sql adapted only
+-- where the dialect forces it. TAUdb has no place for these; they live beside
+-- the TAUdb tables (sqlite.sql) and never change them. Every statement is
+-- IF NOT EXISTS: store.Init runs this file on a fresh database right after
+-- sqlite.sql, and on an existing TAUdb database to add the missing tables.
+--
+-- Adaptations, and nothing else:
+--   1. "BIGSERIAL NOT NULL PRIMARY KEY" becomes
+--      "INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT": SQLite has no serial
+--      types; its INTEGER PRIMARY KEY is the 64-bit rowid, and AUTOINCREMENT
+--      keeps the serial guarantee that an id is never handed out twice.
+-- Kept as written because SQLite accepts them with the same meaning: TEXT,
+-- INTEGER, DOUBLE PRECISION (REAL affinity), the NULL constraints, and the
+-- foreign key with its ON DELETE CASCADE (enforced: store.Open turns
+-- PRAGMA foreign_keys on).
+
+/* Numeric analysis results: the tables of numbers behind an analysis_result
+   (per-region speedups, cluster averages, PCA coordinates, ...), one row per
+   cell. table_name names one result table of the analysis, row_index and
+   column_name place the cell in it, and the value is either a number
+   (value_num) or a text (value_text). Deleting the analysis_result deletes
+   its cells. */
+CREATE TABLE IF NOT EXISTS analysis_result_value (
+    id                  INTEGER          NOT NULL    PRIMARY KEY AUTOINCREMENT,
+    analysis_result     INTEGER          NOT NULL,
+    table_name          TEXT             NOT NULL,
+    row_index           INTEGER          NOT NULL,
+    column_name         TEXT             NOT NULL,
+    value_num           DOUBLE PRECISION NULL,
+    value_text          TEXT             NULL,
+    FOREIGN KEY (analysis_result) REFERENCES analysis_result(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+CREATE INDEX IF NOT EXISTS analysis_result_value_index
+    ON analysis_result_value (analysis_result, table_name);
