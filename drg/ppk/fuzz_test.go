@@ -1,0 +1,58 @@
+package ppk
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzDecode decodes arbitrary bytes: Decode must return a trial or an
+// *Error naming the file and an offset, and never panic. Detect must not
+// panic either. The seeds are the real files (gzip and raw payload) and the
+// hand-made profiles.
+func FuzzDecode(f *testing.F) {
+	for _, rf := range realFiles {
+		gz := readFile(f, rf.path)
+		f.Add(gz)
+		f.Add(gunzip(f, gz))
+	}
+	hand := handMade().encode()
+	f.Add(hand)
+	f.Add(gzipBytes(hand))
+	v1 := handMade()
+	v1.version, v1.compatible, v1.v1Header = 1, 1, []byte("skipped")
+	f.Add(v1.encode())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		Detect(data)
+		tr, err := decodeBytes(data, "fuzz.ppk")
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Path != "fuzz.ppk" || e.Offset < 0 ||
+				!strings.HasPrefix(err.Error(), "fuzz.ppk: offset ") {
+				t.Fatalf("error %q is not an *Error with the file and offset", err)
+			}
+			return
+		}
+		nt, nn := len(tr.Threads), len(tr.Nodes)
+		if nt == 0 || len(tr.Metrics) == 0 || len(tr.Values) != len(tr.Metrics) {
+			t.Fatalf("%d threads, %d metrics, %d value columns", nt, len(tr.Metrics), len(tr.Values))
+		}
+		if len(tr.Calls) != nn*nt || len(tr.Subroutines) != nn*nt || tr.Present.Len() != nn*nt {
+			t.Fatalf("calls %d, subrs %d, present %d for %d nodes × %d threads",
+				len(tr.Calls), len(tr.Subroutines), tr.Present.Len(), nn, nt)
+		}
+		for m := range tr.Values {
+			if len(tr.Values[m].Inclusive) != nn*nt || len(tr.Values[m].Exclusive) != nn*nt {
+				t.Fatalf("metric %d: %d/%d values", m, len(tr.Values[m].Inclusive), len(tr.Values[m].Exclusive))
+			}
+		}
+		if len(tr.CounterValues) != len(tr.Counters)*nt {
+			t.Fatalf("%d counter values for %d counters", len(tr.CounterValues), len(tr.Counters))
+		}
+		for i, n := range tr.Nodes {
+			if n.Parent < -1 || n.Parent >= nn || n.Parent == i || n.Region < 0 || n.Region >= len(tr.Regions) {
+				t.Fatalf("node %d %+v", i, n)
+			}
+		}
+	})
+}
