@@ -402,6 +402,7 @@ func (b *Builder) finishMetadata() {
 	for _, m := range b.threadMeta {
 		delete(m, MetricNameKey)
 	}
+	delete(t.Metadata, MetricNameKey)
 	if b.AggregateMetadata {
 		for k, v := range aggregateMetadata(b.threadMeta, b.contextKeys) {
 			if _, set := t.Metadata[k]; !set {

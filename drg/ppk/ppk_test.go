@@ -20,9 +20,9 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
-const dataDir = "../../testdata/ppk"
+const dataDir = "../../testdata/real/UO-OACISS-tau2/perfexplorer"
 
-// realFiles lists the real packed profiles in testdata/ppk with the facts
+// realFiles lists the real packed profiles in testdata/real/UO-OACISS-tau2/perfexplorer with the facts
 // SOURCES.md (rows 6-8) and ppk.md §5 give about them.
 var realFiles = []struct {
 	path      string

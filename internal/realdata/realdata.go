@@ -112,3 +112,19 @@ var ProfileTrials = []struct {
 	{"ThanGeo-Hecatoncheir/profile-6ef6332", 1, 192, 103, 6, false},
 	{"ThanGeo-Hecatoncheir/profile-6ef6332/spawn-1", 8, 366, 221, 61, false},
 }
+
+// FileTrials lists the packed-profile and XML trials of the shared data with
+// the counts SOURCES.md gives (same fields as ProfileTrials).
+var FileTrials = []struct {
+	Rel                                string
+	Threads, Timers, Callpaths, Events int
+	Licensed                           bool
+}{
+	{"UO-OACISS-tau2/perfexplorer/StackedBarChart/2.ppk", 2, 10, 0, 3, true},
+	{"UO-OACISS-tau2/perfexplorer/StackedBarChart/4.ppk", 4, 10, 0, 3, true},
+	{"UO-OACISS-tau2/perfexplorer/StackedBarChart/6.ppk", 6, 10, 0, 3, true},
+	{"UO-OACISS-tau2/perfexplorer/StackedBarChart/8.ppk", 8, 10, 0, 3, true},
+	{"UO-OACISS-tau2/perfexplorer/HeatMapSamples/matmult.ppk", 24, 51, 19, 0, true},
+	{"UO-OACISS-tau2/perfexplorer/HardwareCounterBasicAnalysis/xgc-nosamples.ppk", 16, 42, 0, 4, true},
+	{"UO-OACISS-tau2/perfexplorer/MetadataCorrelation/tauprofile-unweighted.xml", 8, 79, 0, 215, true},
+}
