@@ -106,20 +106,25 @@ func (b *Builder) Node(name string) int {
 	if i, ok := b.nodeByName[name]; ok {
 		return i
 	}
-	canon := CanonicalName(name)
+	i := b.node(CanonicalName(name))
+	b.nodeByName[name] = i
+	return i
+}
+
+// node is Node for a name that is already canonical, so that the prefixes
+// of a deep callpath are not canonicalized again at every level.
+func (b *Builder) node(canon string) int {
 	if i, ok := b.nodeByName[canon]; ok {
-		b.nodeByName[name] = i
 		return i
 	}
 	parent := -1
 	if p, _ := SplitCallpath(canon); p != "" {
-		parent = b.Node(p)
+		parent = b.node(p)
 	}
 	i := len(b.t.Nodes)
 	b.t.Nodes = append(b.t.Nodes, Node{Name: canon, Parent: parent, Region: -1})
 	b.nodeGroups = append(b.nodeGroups, "")
 	b.nodeByName[canon] = i
-	b.nodeByName[name] = i
 	nt := len(b.t.Threads)
 	for m := range b.t.Values {
 		v := &b.t.Values[m]
@@ -130,6 +135,22 @@ func (b *Builder) Node(name string) int {
 	b.t.Subroutines = append(b.t.Subroutines, make([]float64, nt)...)
 	b.t.Present.Grow(nt)
 	return i
+}
+
+// Reserve makes room for n more nodes in every value column, so that
+// readers that know the number of nodes in advance (a ppk lists its
+// functions first) avoid growing the columns node by node.
+func (b *Builder) Reserve(n int) {
+	nt := len(b.t.Threads)
+	grow := func(col []float64) []float64 {
+		return append(make([]float64, 0, len(col)+n*nt), col...)
+	}
+	for m := range b.t.Values {
+		b.t.Values[m].Inclusive = grow(b.t.Values[m].Inclusive)
+		b.t.Values[m].Exclusive = grow(b.t.Values[m].Exclusive)
+	}
+	b.t.Calls = grow(b.t.Calls)
+	b.t.Subroutines = grow(b.t.Subroutines)
 }
 
 // SetGroups records the TAU group string of a node ("TAU_CALLPATH|MPI");
