@@ -355,6 +355,9 @@ func (b *Builder) mergeThrottledParents() {
 	for name, i := range b.nodeByName {
 		b.nodeByName[name] = newIdx[i]
 	}
+	for si := range t.Series {
+		t.Series[si].renumber(newIdx)
+	}
 	t.Nodes, t.Present, b.nodeGroups = nodes, present, groups
 }
 
