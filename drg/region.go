@@ -52,6 +52,20 @@ func (r *Region) HasGroup(g string) bool {
 // counts a value twice.
 func (r *Region) Derived() bool { return r.HasGroup("TAU_DERIVED") }
 
+// Sampled reports whether the region holds event-based samples rather than
+// a timer: TAU's "[SAMPLE] f", "[CONTEXT] T", "[UNWIND] g" and ParaProf's
+// "[SUMMARY] f" entries (groups TAU_SAMPLE, TAU_SAMPLE_CONTEXT, TAU_UNWIND).
+// Their values attribute again time that the enclosing timers already
+// hold, so the flat view leaves them out.
+func (r *Region) Sampled() bool {
+	for _, p := range []string{"[SAMPLE] ", "[CONTEXT] ", "[UNWIND] ", "[SUMMARY] "} {
+		if strings.HasPrefix(r.Name, p) {
+			return true
+		}
+	}
+	return r.HasGroup("TAU_SAMPLE") || r.HasGroup("TAU_SAMPLE_CONTEXT") || r.HasGroup("TAU_UNWIND")
+}
+
 // parseRegionName fills the source location and parameters of r from its
 // name, following TAU's Function.getSourceLink and parameter rules:
 //

@@ -1,14 +1,33 @@
 package drg
 
-// Flat returns the flat view: the flat node of every region that was
-// measured (not derived by ParaProf from other regions), one per region, so
-// that sums over it never count a value twice.
+import "strings"
+
+// Flat returns the flat view: the flat node of every timed region, one per
+// region, so that sums over it never count a value twice. Left out (they
+// remain in Trial.Regions) are the regions whose values repeat time other
+// regions already hold: those derived by ParaProf from others, sample
+// regions (see Region.Sampled), and parameter profiles "f [ <k> = <v> ]"
+// whose base region "f" is in the trial (TAU times the base as well).
 func (t *Trial) Flat() []int {
 	out := make([]int, 0, len(t.Regions))
+	var names map[string]bool
 	for r := range t.Regions {
-		if !t.Regions[r].Derived() {
-			out = append(out, t.Regions[r].Flat)
+		reg := &t.Regions[r]
+		if reg.Derived() || reg.Sampled() {
+			continue
 		}
+		if i := strings.Index(reg.Name, "[ <"); i > 0 && len(reg.Params) > 0 {
+			if names == nil {
+				names = make(map[string]bool, len(t.Regions))
+				for k := range t.Regions {
+					names[t.Regions[k].Name] = true
+				}
+			}
+			if names[strings.TrimSpace(reg.Name[:i])] {
+				continue
+			}
+		}
+		out = append(out, reg.Flat)
 	}
 	return out
 }

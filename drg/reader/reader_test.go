@@ -83,3 +83,34 @@ func TestDetect(t *testing.T) {
 		t.Error("ppk read as XML")
 	}
 }
+
+// TestFlatViewDoesNotDoubleCount checks an invariant of the flat view on
+// every real trial: on each thread, the exclusive values of the flat view
+// add up to no more than the thread's main-region inclusive value (plus
+// rounding), also in sampled trials, whose [SAMPLE] and [CONTEXT] entries
+// repeat time the timers already hold.
+func TestFlatViewDoesNotDoubleCount(t *testing.T) {
+	for _, c := range append(realdata.ProfileTrials, realdata.FileTrials...) {
+		t.Run(c.Rel, func(t *testing.T) {
+			tr, err := Read(realdata.Real(t, c.Rel), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := tr.TimeMetric()
+			if !tr.Metrics[m].IsTime() {
+				t.Skip("no time metric")
+			}
+			main := tr.MainInclusive(m)
+			flat := tr.Flat()
+			for th := range tr.Threads {
+				var sum float64
+				for _, n := range flat {
+					sum += tr.Values[m].Exclusive[tr.Cell(n, th)]
+				}
+				if sum > main[th]*(1+1e-9)+1 {
+					t.Errorf("thread %d: flat exclusive sum %v > main inclusive %v", th, sum, main[th])
+				}
+			}
+		})
+	}
+}

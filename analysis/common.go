@@ -1,0 +1,445 @@
+// Package analysis holds the analyses of taudb-analyze: each takes one or two
+// drg.Trial values and returns a *Result (tables of numbers plus one-line
+// findings) that the store can persist and the CLI and reports can show.
+//
+// Single-trial analyses: Imbalance (load imbalance per region and the
+// computation/MPI/OpenMP split per thread), Regions (SCALEA's
+// inclusive/exclusive analysis), Summary (SCALEA's execution summary per
+// node, process or thread), Correlate (Pearson correlation across threads).
+// Two-trial analysis: Compare.
+//
+// Conventions shared by every analysis:
+//
+//   - Values of time metrics are microseconds (unit "us"); other metrics
+//     carry their own name as unit.
+//   - A region "absent" on a thread (no profile record, drg.Trial.Present) is
+//     not the same as zero. Each statistic states whether it ignores absent
+//     threads ("nulls ignored", TAUdb's MEAN) or counts them as 0 ("nulls
+//     as 0", TAUdb's MEAN (nulls as 0)).
+//   - Threads are named "N.C.T" (TAU's node, context and thread ranks); a
+//     process is a TAU node rank N.
+//   - Percentages are 100*value/main, where main is the inclusive value of
+//     the main region (drg.Trial.MainInclusive: per thread the largest
+//     inclusive value) aggregated the same way as value; 0 when main is 0.
+//   - The flat view (drg.Trial.Flat) is used unless an option selects the
+//     callpath (tree) view.
+//   - An undefined number is NaN in memory and null in JSON.
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// DefaultTop is the number of rows Regions lists when RegionsOptions.Top is 0.
+const DefaultTop = 10
+
+// All, given as a Top option, lists every row.
+const All = -1
+
+// newResult starts a result for trial t.
+func newResult(analysis string, t *drg.Trial, metric int) *Result {
+	return &Result{
+		Analysis: analysis,
+		Trial:    t.Name,
+		Metric:   t.Metrics[metric].Name,
+		Params:   map[string]string{"metric": t.Metrics[metric].Name},
+		Findings: []string{},
+	}
+}
+
+// resolveMetric returns the index of the metric named name in t, or of the
+// first time metric (drg.Trial.TimeMetric) when name is "".
+func resolveMetric(t *drg.Trial, name string) (int, error) {
+	if t == nil {
+		return -1, fmt.Errorf("no trial")
+	}
+	if len(t.Metrics) == 0 {
+		return -1, fmt.Errorf("trial %q has no metric", t.Name)
+	}
+	if name == "" {
+		return t.TimeMetric(), nil
+	}
+	if m := t.MetricIndex(name); m >= 0 {
+		return m, nil
+	}
+	return -1, fmt.Errorf("unknown metric %q: trial %q has %s", name, t.Name, metricNames(t))
+}
+
+func metricNames(t *drg.Trial) string {
+	names := make([]string, len(t.Metrics))
+	for i, m := range t.Metrics {
+		names[i] = strconv.Quote(m.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// unitOf returns the unit of metric m's values: "us" for time metrics (TAU
+// writes microseconds), the metric's name otherwise.
+func unitOf(t *drg.Trial, m int) string {
+	if t.Metrics[m].IsTime() {
+		return "us"
+	}
+	return t.Metrics[m].Name
+}
+
+// valueKind returns "inclusive" or "exclusive".
+func valueKind(inclusive bool) string {
+	if inclusive {
+		return "inclusive"
+	}
+	return "exclusive"
+}
+
+// column returns the inclusive or exclusive values of metric m.
+func column(t *drg.Trial, m int, inclusive bool) []float64 {
+	if inclusive {
+		return t.Values[m].Inclusive
+	}
+	return t.Values[m].Exclusive
+}
+
+// threadLabel returns thread th as "N.C.T".
+func threadLabel(t *drg.Trial, th int) string {
+	x := t.Threads[th]
+	return drg.ThreadID{Node: x.Node, Context: x.Context, Thread: x.Thread}.String()
+}
+
+// parseThreadID reads "N.C.T".
+func parseThreadID(s string) (drg.ThreadID, bool) {
+	parts := strings.Split(strings.TrimSpace(s), ".")
+	if len(parts) != 3 {
+		return drg.ThreadID{}, false
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return drg.ThreadID{}, false
+		}
+		v[i] = n
+	}
+	return drg.ThreadID{Node: v[0], Context: v[1], Thread: v[2]}, true
+}
+
+// findThread returns the column of thread "N.C.T" in t.
+func findThread(t *drg.Trial, s string) (int, error) {
+	id, ok := parseThreadID(s)
+	if !ok {
+		return -1, fmt.Errorf("thread %q: want N.C.T (node, context and thread ranks, such as 0.0.0)", s)
+	}
+	th := t.ThreadIndex(id.Node, id.Context, id.Thread)
+	if th < 0 {
+		return -1, fmt.Errorf("trial %q has no thread %s (it has %d threads, %s to %s)", t.Name, id,
+			len(t.Threads), threadLabel(t, 0), threadLabel(t, len(t.Threads)-1))
+	}
+	return th, nil
+}
+
+// nodeByName finds a call-graph node by its full (callpath) name, trying the
+// canonical form of the name too.
+func nodeByName(t *drg.Trial, name string) (int, error) {
+	if n := t.NodeIndex(name); n >= 0 {
+		return n, nil
+	}
+	if n := t.NodeIndex(drg.CanonicalName(name)); n >= 0 {
+		return n, nil
+	}
+	if r := t.MainRegion(t.TimeMetric()); r >= 0 {
+		return -1, fmt.Errorf("trial %q has no call-graph node %q (give a region name such as %q, or a callpath \"A => B\")",
+			t.Name, name, t.Regions[r].Name)
+	}
+	return -1, fmt.Errorf("trial %q has no call-graph node %q", t.Name, name)
+}
+
+// hostKeys are the metadata attributes naming the machine a thread ran on,
+// in the order they are tried.
+var hostKeys = []string{"Node Name", "Hostname", "MPI Processor Name"}
+
+// hostOf returns the host name of every thread, or "" when no metadata
+// names it. A thread's own attributes (drg.Thread.Metadata) come first,
+// then those of the first thread of the same process (TAU node rank) that
+// has one, then the trial's (drg.Trial.Metadata, where TAU's metadata merge
+// puts attributes common to all ranks); hostKeys are tried in order at each
+// step.
+func hostOf(t *drg.Trial) []string {
+	lookup := func(m map[string]string) string {
+		for _, k := range hostKeys {
+			if v := strings.TrimSpace(m[k]); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	byProcess := map[int]string{}
+	for _, th := range t.Threads {
+		if _, done := byProcess[th.Node]; done {
+			continue
+		}
+		if h := lookup(th.Metadata); h != "" {
+			byProcess[th.Node] = h
+		}
+	}
+	trial := lookup(t.Metadata)
+	out := make([]string, len(t.Threads))
+	for i, th := range t.Threads {
+		switch h := lookup(th.Metadata); {
+		case h != "":
+			out[i] = h
+		case byProcess[th.Node] != "":
+			out[i] = byProcess[th.Node]
+		default:
+			out[i] = trial
+		}
+	}
+	return out
+}
+
+// A Rule assigns code regions to a class. Rule tables are ordered: the first
+// rule whose Match accepts a region gives its class.
+type Rule struct {
+	// Class is the class the rule assigns.
+	Class string
+	// Description states the rule for a person (printed by --help).
+	Description string
+	// Match reports whether the rule applies to the region.
+	Match func(r *drg.Region) bool
+}
+
+// The classes of the rule tables.
+const (
+	// ClassSampled marks the regions made by event-based sampling; their
+	// time already lies within the exclusive time of the timer that was
+	// running when the sample was taken, so sums skip them.
+	ClassSampled = "sampled"
+	// ClassMPI is time in MPI routines.
+	ClassMPI = "mpi"
+	// ClassOpenMP is time in the OpenMP runtime and constructs.
+	ClassOpenMP = "openmp"
+	// ClassIO is time in file input/output.
+	ClassIO = "io"
+	// ClassOther is time TAU accounts to itself rather than to a region of
+	// the program.
+	ClassOther = "other"
+	// ClassComputation is everything else: the program's own code.
+	ClassComputation = "computation"
+)
+
+// SplitRules classify regions for Imbalance's per-thread split (as
+// PerfExplorer's load-imbalance operation splits computation from
+// communication). First match wins; MPI-IO routines count as MPI here.
+//
+// The OpenMP class is the time inside OpenMP constructs as TAU measures
+// them: the exclusive time of a parallel-region timer (OPARI's "parallel
+// (parallel) [OpenMP location: ...]", OMPT's "OpenMP_PARALLEL_REGION: ...")
+// includes the work of the region's body when the body has no timer of its
+// own, so it is not pure runtime overhead.
+var SplitRules = []Rule{
+	{ClassSampled, `sampled: name starts with "[SAMPLE] ", "[CONTEXT] ", "[UNWIND] " or "[INTERMEDIATE] ", or group TAU_SAMPLE, TAU_SAMPLE_CONTEXT or TAU_UNWIND (not summed)`, isSampled},
+	{ClassMPI, `MPI: group MPI, or name starts with "MPI_" or "PMPI_"`, isMPI},
+	{ClassOpenMP, `OpenMP: a group containing "OPENMP" (any case), or an OPARI name ("[OpenMP location: "), or a name starting with "OpenMP_", "omp_", "OMP_", "parallel (", "parallel begin", "parallel fork", "barrier (", "barrier enter", "GOMP_" or "__kmpc_"`, isOpenMP},
+	{ClassComputation, "computation: every other region", func(*drg.Region) bool { return true }},
+}
+
+// SummaryRules classify regions for Summary (SCALEA's execution summary).
+// First match wins, so MPI-IO routines are I/O, not MPI.
+var SummaryRules = []Rule{
+	SplitRules[0],
+	{ClassIO, `I/O: MPI-IO (name starts with "MPI_File_"), group TAU_IO or IO, a POSIX/C I/O call (short name without "()" one of open, open64, creat, close, read, write, pread, pwrite, readv, writev, lseek, fsync, fopen, fclose, fread, fwrite, fseek, fflush, fprintf, fscanf, ...), or ADIOS ("ADIOS " / "adios_" / "adios2_" prefix, group ADIOS)`, isIO},
+	SplitRules[1],
+	SplitRules[2],
+	{ClassOther, `other: TAU's own measurement timers (group TAU_INTERNAL, or name starts with "TAU_")`, isTAUInternal},
+	{ClassComputation, `computation: every other region, the program's own code; ".TAU application" is here because its exclusive time is the program's code outside any instrumented region (all of it when only MPI is instrumented)`, func(*drg.Region) bool { return true }},
+}
+
+// Classify returns the class of region r under rules (the first matching
+// rule's class), or "" when none matches.
+func Classify(rules []Rule, r *drg.Region) string {
+	for _, rule := range rules {
+		if rule.Match(r) {
+			return rule.Class
+		}
+	}
+	return ""
+}
+
+// plural returns "1 member" or "n members".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func hasGroupFold(r *drg.Region, names ...string) bool {
+	for _, g := range r.Groups {
+		for _, n := range names {
+			if strings.EqualFold(g, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isSampled(r *drg.Region) bool {
+	for _, p := range []string{"[SAMPLE] ", "[CONTEXT] ", "[UNWIND] ", "[INTERMEDIATE] "} {
+		if strings.HasPrefix(r.Name, p) {
+			return true
+		}
+	}
+	return hasGroupFold(r, "TAU_SAMPLE", "TAU_SAMPLE_CONTEXT", "TAU_UNWIND")
+}
+
+func isMPI(r *drg.Region) bool {
+	return hasGroupFold(r, "MPI") || strings.HasPrefix(r.Name, "MPI_") || strings.HasPrefix(r.Name, "PMPI_")
+}
+
+func isOpenMP(r *drg.Region) bool {
+	for _, g := range r.Groups {
+		if strings.Contains(strings.ToUpper(g), "OPENMP") {
+			return true
+		}
+	}
+	if strings.Contains(r.Name, "[OpenMP location: ") {
+		return true
+	}
+	for _, p := range []string{"OpenMP_", "omp_", "OMP_", "parallel (", "parallel begin", "parallel fork", "barrier (", "barrier enter", "GOMP_", "__kmpc_"} {
+		if strings.HasPrefix(r.Name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// posixIO lists the C and POSIX I/O calls TAU's I/O wrapper measures, by
+// short name without "()".
+var posixIO = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`open open64 openat creat creat64 close read write pread pread64
+		pwrite pwrite64 readv writev preadv pwritev lseek lseek64 fsync fdatasync dup dup2
+		fopen fopen64 fdopen freopen fclose fread fwrite fseek fseeko ftell rewind fflush
+		fprintf fscanf fputs fgets fputc fgetc getc putc ungetc
+		aio_read aio_write aio_return aio_error lio_listio`) {
+		posixIO[n] = true
+	}
+}
+
+func isIO(r *drg.Region) bool {
+	if strings.HasPrefix(r.Name, "MPI_File_") || hasGroupFold(r, "TAU_IO", "IO", "ADIOS", "ADIOS2") {
+		return true
+	}
+	for _, p := range []string{"ADIOS ", "adios_", "adios2_"} {
+		if strings.HasPrefix(r.Name, p) {
+			return true
+		}
+	}
+	short := strings.TrimSpace(r.ShortName)
+	short = strings.TrimSuffix(short, "()")
+	return posixIO[short]
+}
+
+func isTAUInternal(r *drg.Region) bool {
+	return hasGroupFold(r, "TAU_INTERNAL") || strings.HasPrefix(r.Name, "TAU_")
+}
+
+// formatValue renders a value of metric m for a finding: times (µs) in µs,
+// ms or s with three significant digits; other metrics as a number followed
+// by the metric's name.
+func formatValue(t *drg.Trial, m int, v float64) string {
+	if !t.Metrics[m].IsTime() {
+		return strconv.FormatFloat(v, 'g', 3, 64) + " " + t.Metrics[m].Name
+	}
+	return formatMicros(v)
+}
+
+func formatMicros(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + " s"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + " ms"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + " µs"
+}
+
+// meanOf returns Σx/len(x), 0 for an empty slice.
+func meanOf(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// ratio returns a/b, or def when b is 0.
+func ratio(a, b, def float64) float64 {
+	if b == 0 {
+		return def
+	}
+	return a / b
+}
+
+// topN applies a Top option (0 = def, negative = all) to n rows.
+func topN(top, def, n int) int {
+	switch {
+	case top == 0:
+		top = def
+	case top < 0:
+		return n
+	}
+	return min(top, n)
+}
+
+// topParam renders a Top option for Params.
+func topParam(top, def int) string {
+	switch {
+	case top == 0:
+		return strconv.Itoa(def)
+	case top < 0:
+		return "all"
+	}
+	return strconv.Itoa(top)
+}
+
+// order returns the permutation that sorts rows by less, stable.
+func order(n int, less func(i, j int) bool) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return less(idx[a], idx[b]) })
+	return idx
+}
+
+// permute returns x reordered by idx.
+func permute[T any](x []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = x[j]
+	}
+	return out
+}
+
+// permuteTable reorders every column of tb by idx (which may be shorter than
+// the table, to keep only the first rows).
+func permuteTable(tb *Table, idx []int) {
+	for i := range tb.Columns {
+		c := &tb.Columns[i]
+		if c.Kind == Text {
+			c.Text = permute(c.Text, idx)
+		} else {
+			c.Num = permute(c.Num, idx)
+		}
+	}
+}

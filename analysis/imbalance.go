@@ -1,0 +1,311 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// ImbalanceOptions select what Imbalance measures.
+type ImbalanceOptions struct {
+	// Metric is the metric's name; "" selects the trial's first time metric
+	// (drg.Trial.TimeMetric).
+	Metric string
+	// Inclusive selects inclusive values; the default is exclusive.
+	Inclusive bool
+	// Callpath selects the tree view: one row per call-graph node reachable
+	// from the tree's roots (drg.Trial.Tree) instead of one row per region
+	// of the flat view. A trial without callpaths is an error.
+	Callpath bool
+}
+
+// Imbalance measures the load imbalance of every region (or call-graph
+// node) across threads, PerfExplorer's and SCALEA's load imbalance analysis.
+//
+// Table "imbalance", one row per region (flat view) or node (callpath view)
+// that at least one thread has a record for, sorted by max_minus_mean
+// descending (then by name). Statistics are over the n threads that have a
+// record for the region (nulls ignored, TAUdb's MEAN convention); n is
+// n_present. For values x_1..x_n of the chosen metric (unit "us" for time):
+//
+//	mean            = Σx/n
+//	min, max        = the extremes of x (min_thread, max_thread: the first
+//	                  thread in trial order holding them, as "N.C.T")
+//	stddev          = √(Σ(x−mean)²/n)              (population)
+//	balance         = mean/max                     (PerfExplorer's LOAD_BALANCE;
+//	                  1 = balanced; 1 when max = 0)
+//	imbalance       = max/mean                     (Hatchet's imbalance;
+//	                  1 = balanced; 1 when mean = 0)
+//	severity        = (1 − mean/max)/(1 − 1/n)     (APART's load-imbalance
+//	                  severity: 0 balanced, 1 when one thread does all the
+//	                  work; 0 when n = 1 or max = 0)
+//	max_minus_mean  = max − mean                   (time balancing could save
+//	                  on the slowest thread)
+//	saving_percent  = 100*(max−mean)/main          (main = mean over all
+//	                  threads of the main region's inclusive value)
+//	cv              = stddev/mean                  (coefficient of variation;
+//	                  0 when mean = 0)
+//
+// mean, min, max and stddev equal drg.Trial.Statistics()'s Mean, Min, Max
+// and StdDev of the same node.
+//
+// Table "split", one row per thread, PerfExplorer's computation versus
+// communication split: the exclusive values of the metric over the flat
+// view, summed per class of SplitRules (computation, mpi, openmp; sampled
+// regions are skipped because their time is inside their timers'
+// exclusive time), the thread's main-region inclusive value (main_inclusive),
+// each class as a percentage of it, and remainder = main_inclusive −
+// (computation + mpi + openmp), which is 0 when the main region encloses
+// every other timer of the thread. The split always uses exclusive values,
+// whatever Inclusive says.
+func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
+	m, err := resolveMetric(t, opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	res := newResult("imbalance", t, m)
+	res.Params["value"] = valueKind(opt.Inclusive)
+	res.Params["view"] = "flat"
+	if opt.Callpath {
+		res.Params["view"] = "callpath"
+	}
+
+	var nodes []int
+	var depth []float64
+	if opt.Callpath {
+		tree := t.Tree()
+		if tree.Kind == drg.NoCallpaths {
+			return nil, fmt.Errorf("trial %q has no callpath data: run the imbalance analysis on the flat view", t.Name)
+		}
+		var walk func(n int)
+		walk = func(n int) {
+			nodes = append(nodes, n)
+			for _, c := range tree.Children[n] {
+				walk(c)
+			}
+		}
+		for _, r := range tree.Roots {
+			walk(r)
+		}
+		if tree.Kind == drg.PartialCallpaths {
+			res.Findf("The callpaths are depth-limited (tree view %q): rows are the nodes of %d partial subtrees.", tree.Kind, len(tree.Roots))
+		}
+	} else {
+		nodes = t.Flat()
+	}
+
+	unit := unitOf(t, m)
+	vals := column(t, m, opt.Inclusive)
+	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
+	var (
+		names, classes, minTh, maxTh                                 []string
+		nPresent, mean, mn, mx, sd, bal, imb, sev, save, savePct, cv []float64
+	)
+	for _, n := range nodes {
+		s := statsOver(t, vals, n)
+		if s.n == 0 {
+			continue
+		}
+		names = append(names, t.Nodes[n].Name)
+		classes = append(classes, Classify(SplitRules, &t.Regions[t.Nodes[n].Region]))
+		depth = append(depth, float64(t.Nodes[n].Depth))
+		nPresent = append(nPresent, float64(s.n))
+		mean = append(mean, s.mean)
+		mn = append(mn, s.min)
+		mx = append(mx, s.max)
+		sd = append(sd, s.sd)
+		minTh = append(minTh, threadLabel(t, s.minTh))
+		maxTh = append(maxTh, threadLabel(t, s.maxTh))
+		b := Balance(s.mean, s.max)
+		bal = append(bal, b)
+		imb = append(imb, ratio(s.max, s.mean, 1))
+		sev = append(sev, Severity(s.mean, s.max, s.n))
+		save = append(save, s.max-s.mean)
+		savePct = append(savePct, drg.Percent(s.max-s.mean, mainMean))
+		cv = append(cv, ratio(s.sd, s.mean, 0))
+	}
+	label := "region"
+	title := "Load imbalance per region across threads (flat view, " + valueKind(opt.Inclusive) + " " + t.Metrics[m].Name + ", nulls ignored)"
+	if opt.Callpath {
+		label = "node"
+		title = "Load imbalance per call-graph node across threads (tree view, " + valueKind(opt.Inclusive) + " " + t.Metrics[m].Name + ", nulls ignored)"
+	}
+	tb := Table{Name: "imbalance", Title: title}
+	tb.AddText(label, names)
+	if opt.Callpath {
+		tb.AddNum("depth", "", depth)
+	}
+	tb.AddText("class", classes)
+	tb.AddNum("n_present", "threads", nPresent)
+	tb.AddNum("mean", unit, mean)
+	tb.AddNum("min", unit, mn)
+	tb.AddText("min_thread", minTh)
+	tb.AddNum("max", unit, mx)
+	tb.AddText("max_thread", maxTh)
+	tb.AddNum("stddev", unit, sd)
+	tb.AddNum("balance", "", bal)
+	tb.AddNum("imbalance", "", imb)
+	tb.AddNum("severity", "", sev)
+	tb.AddNum("max_minus_mean", unit, save)
+	tb.AddNum("saving_percent", "%", savePct)
+	tb.AddNum("cv", "", cv)
+	permuteTable(&tb, order(len(names), func(i, j int) bool {
+		if save[i] != save[j] {
+			return save[i] > save[j]
+		}
+		return names[i] < names[j]
+	}))
+	res.AddTable(tb)
+
+	split := threadSplit(t, m)
+	res.AddTable(split)
+
+	// Findings: the regions whose balancing would save the most.
+	ib := res.Table("imbalance")
+	for i := 0; i < min(3, ib.NumRows()); i++ {
+		s := ib.Num("max_minus_mean", i)
+		if s <= 0 {
+			break
+		}
+		res.Findf("%s could save %s (%.1f%% of the main region) if balanced: balance %.2f, severity %.2f, max %s on %s, min %s on %s",
+			ib.Text(label, i), formatValue(t, m, s), ib.Num("saving_percent", i), ib.Num("balance", i), ib.Num("severity", i),
+			formatValue(t, m, ib.Num("max", i)), ib.Text("max_thread", i), formatValue(t, m, ib.Num("min", i)), ib.Text("min_thread", i))
+	}
+	if ib.NumRows() > 0 && ib.Num("max_minus_mean", 0) <= 0 {
+		res.Findf("Every region is perfectly balanced across threads (max = mean).")
+	}
+	mpi := split.Col("mpi_percent").Num
+	omp := split.Col("openmp_percent").Num
+	comp := split.Col("computation_percent").Num
+	if lo, hi := extremes(mpi); len(mpi) > 0 {
+		res.Findf("On average per thread, computation takes %.1f%%, MPI %.1f%% and OpenMP %.1f%% of the main region's inclusive %s; the MPI share ranges from %.1f%% (%s) to %.1f%% (%s).",
+			meanOf(comp), meanOf(mpi), meanOf(omp), t.Metrics[m].Name, mpi[lo], split.Text("thread", lo), mpi[hi], split.Text("thread", hi))
+	}
+	return res, nil
+}
+
+// Balance returns PerfExplorer's LOAD_BALANCE mean/max: 1 for a balanced
+// region, 1/n when one of n threads does all the work; 1 when max is 0.
+func Balance(mean, max float64) float64 { return ratio(mean, max, 1) }
+
+// Severity returns APART's load-imbalance severity (1 − mean/max)/(1 − 1/n)
+// over n threads: 0 when balanced, 1 when one thread does all the work. It is
+// 0 when n ≤ 1 or max is 0.
+func Severity(mean, max float64, n int) float64 {
+	if n <= 1 || max == 0 {
+		return 0
+	}
+	return (1 - mean/max) / (1 - 1/float64(n))
+}
+
+// rowStats are the statistics of one node's values over the threads that
+// have a record for it.
+type rowStats struct {
+	n                  int
+	mean, min, max, sd float64
+	minTh, maxTh       int
+}
+
+// statsOver computes the statistics of node n's values (nulls ignored),
+// with the standard deviation in two passes.
+func statsOver(t *drg.Trial, vals []float64, n int) rowStats {
+	nt := len(t.Threads)
+	row := vals[n*nt : (n+1)*nt]
+	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
+	var sum float64
+	for th, v := range row {
+		if !t.Present.Get(n*nt + th) {
+			continue
+		}
+		s.n++
+		sum += v
+		if v < s.min {
+			s.min, s.minTh = v, th
+		}
+		if v > s.max {
+			s.max, s.maxTh = v, th
+		}
+	}
+	if s.n == 0 {
+		return rowStats{minTh: -1, maxTh: -1}
+	}
+	s.mean = sum / float64(s.n)
+	var ss float64
+	for th, v := range row {
+		if t.Present.Get(n*nt + th) {
+			d := v - s.mean
+			ss += d * d
+		}
+	}
+	s.sd = math.Sqrt(ss / float64(s.n))
+	return s
+}
+
+// splitClasses are the columns of Imbalance's "split" table, in order.
+var splitClasses = []string{ClassComputation, ClassMPI, ClassOpenMP}
+
+// threadSplit builds Imbalance's "split" table.
+func threadSplit(t *drg.Trial, m int) Table {
+	nt := len(t.Threads)
+	classes := splitClasses
+	sums := make(map[string][]float64, len(classes))
+	for _, c := range classes {
+		sums[c] = make([]float64, nt)
+	}
+	ex := t.Values[m].Exclusive
+	for _, f := range t.Flat() {
+		c := Classify(SplitRules, &t.Regions[t.Nodes[f].Region])
+		if c == ClassSampled {
+			continue
+		}
+		for th := 0; th < nt; th++ {
+			if t.Present.Get(f*nt + th) {
+				sums[c][th] += ex[f*nt+th]
+			}
+		}
+	}
+	main := t.MainInclusive(m)
+	labels := make([]string, nt)
+	remainder := make([]float64, nt)
+	for th := range labels {
+		labels[th] = threadLabel(t, th)
+		remainder[th] = main[th]
+		for _, c := range classes {
+			remainder[th] -= sums[c][th]
+		}
+	}
+	unit := unitOf(t, m)
+	tb := Table{Name: "split", Title: "Per thread: exclusive " + t.Metrics[m].Name + " of the flat regions summed per class (computation, MPI, OpenMP), and as a percentage of the main region's inclusive value"}
+	tb.AddText("thread", labels)
+	tb.AddNum("main_inclusive", unit, main)
+	for _, c := range classes {
+		tb.AddNum(c, unit, sums[c])
+	}
+	for _, c := range classes {
+		pct := make([]float64, nt)
+		for th := range pct {
+			pct[th] = drg.Percent(sums[c][th], main[th])
+		}
+		tb.AddNum(c+"_percent", "%", pct)
+	}
+	tb.AddNum("remainder", unit, remainder)
+	return tb
+}
+
+// extremes returns the positions of the smallest and largest value (the
+// first ones on ties); 0, 0 for an empty slice.
+func extremes(x []float64) (lo, hi int) {
+	if len(x) == 0 {
+		return 0, 0
+	}
+	for i, v := range x {
+		if v < x[lo] {
+			lo = i
+		}
+		if v > x[hi] {
+			hi = i
+		}
+	}
+	return lo, hi
+}

@@ -1,0 +1,248 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// SummaryOptions select how Summary breaks a trial down.
+type SummaryOptions struct {
+	// Metric is the metric's name; "" selects the first time metric.
+	Metric string
+	// By is the level whose members are summarized:
+	//
+	//	"node" (default)  a computational node (machine): the host named by
+	//	                  the threads' metadata (see NodeNames); threads with
+	//	                  no host metadata are grouped by TAU node rank N
+	//	"process"         a process: TAU node rank N (TAU's "node")
+	//	"thread"          a thread "N.C.T"
+	By string
+	// Node restricts the summary to the threads of one computational node,
+	// named as Summary's "node" level names it (SCALEA's drill-down from a
+	// node into its processes). "" keeps every thread.
+	Node string
+}
+
+// NodeNames returns, for every thread of t, the name of the computational
+// node it ran on: the first of the metadata attributes "Node Name",
+// "Hostname" and "MPI Processor Name" found in the thread's own metadata,
+// else in the metadata of the first thread of the same process that has
+// one, else in the trial's metadata (where TAU's metadata merge puts the
+// attributes common to all ranks); with none of them, the TAU node rank N
+// as a decimal string.
+func NodeNames(t *drg.Trial) []string {
+	out := hostOf(t)
+	for i, h := range out {
+		if h == "" {
+			out[i] = strconv.Itoa(t.Threads[i].Node)
+		}
+	}
+	return out
+}
+
+// Summary is SCALEA's execution summary analysis: the metric broken down per
+// member of a level (node, process or thread) into classes of regions.
+//
+// Each flat region is put in a class by the ordered rule table SummaryRules
+// (first match wins): sampled (skipped: samples lie inside their timers'
+// exclusive time), io, mpi, openmp, other (TAU's own measurement timers),
+// computation (everything else, ".TAU application" included).
+//
+// Table "members", one row per member in trial order: threads (how many),
+// processes (distinct TAU node ranks), main_inclusive (the main region's
+// inclusive value summed over the member's threads), one column per class
+// (the class's exclusive values of the flat regions summed over the member's
+// threads), total (the sum of the classes), and per class
+// <class>_percent = 100*class/total (0 when total is 0): the slices of
+// SCALEA's pie.
+//
+// Table "stats", one row per class and one for total: the min, mean and max
+// of the members' values (min_member, max_member: the first member holding
+// the extreme), and mean_percent = 100*mean(class)/mean(total).
+func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
+	m, err := resolveMetric(t, opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	by := strings.ToLower(strings.TrimSpace(opt.By))
+	if by == "" {
+		by = "node"
+	}
+	nodeOf := NodeNames(t)
+	var memberOf func(th int) string
+	switch by {
+	case "node":
+		memberOf = func(th int) string { return nodeOf[th] }
+	case "process":
+		memberOf = func(th int) string { return strconv.Itoa(t.Threads[th].Node) }
+	case "thread":
+		memberOf = func(th int) string { return threadLabel(t, th) }
+	default:
+		return nil, fmt.Errorf(`summary by %q: want "node", "process" or "thread"`, opt.By)
+	}
+	threads := make([]int, 0, len(t.Threads))
+	for th := range t.Threads {
+		if opt.Node == "" || nodeOf[th] == opt.Node {
+			threads = append(threads, th)
+		}
+	}
+	if len(threads) == 0 {
+		names := distinct(nodeOf)
+		if len(names) > 10 {
+			names = append(names[:10], "...")
+		}
+		return nil, fmt.Errorf("trial %q has no computational node %q (nodes: %s)", t.Name, opt.Node, strings.Join(names, ", "))
+	}
+
+	res := newResult("summary", t, m)
+	res.Params["by"] = by
+	res.Params["node"] = opt.Node
+	if opt.Node == "" {
+		res.Params["node"] = "all"
+	}
+	res.Params["value"] = "exclusive"
+
+	// Members in order of first appearance.
+	var members []string
+	index := map[string]int{}
+	memberThreads := [][]int{}
+	for _, th := range threads {
+		key := memberOf(th)
+		i, ok := index[key]
+		if !ok {
+			i = len(members)
+			index[key] = i
+			members = append(members, key)
+			memberThreads = append(memberThreads, nil)
+		}
+		memberThreads[i] = append(memberThreads[i], th)
+	}
+	classes := summaryClasses
+	sums := map[string][]float64{}
+	for _, c := range classes {
+		sums[c] = make([]float64, len(members))
+	}
+	nt := len(t.Threads)
+	ex := t.Values[m].Exclusive
+	for _, f := range t.Flat() {
+		c := Classify(SummaryRules, &t.Regions[t.Nodes[f].Region])
+		if c == ClassSampled {
+			continue
+		}
+		for i, ths := range memberThreads {
+			for _, th := range ths {
+				if t.Present.Get(f*nt + th) {
+					sums[c][i] += ex[f*nt+th]
+				}
+			}
+		}
+	}
+	mainPer := t.MainInclusive(m)
+	nThreads := make([]float64, len(members))
+	nProc := make([]float64, len(members))
+	mainSum := make([]float64, len(members))
+	total := make([]float64, len(members))
+	for i, ths := range memberThreads {
+		procs := map[int]bool{}
+		for _, th := range ths {
+			procs[t.Threads[th].Node] = true
+			mainSum[i] += mainPer[th]
+		}
+		nThreads[i] = float64(len(ths))
+		nProc[i] = float64(len(procs))
+		for _, c := range classes {
+			total[i] += sums[c][i]
+		}
+	}
+
+	unit := unitOf(t, m)
+	scopeText := "all threads"
+	if opt.Node != "" {
+		scopeText = "the threads of node " + opt.Node
+	}
+	tb := Table{Name: "members", Title: fmt.Sprintf("Execution summary per %s (%s): exclusive %s of the flat regions summed per class", by, scopeText, t.Metrics[m].Name)}
+	tb.AddText(by, members)
+	tb.AddNum("threads", "threads", nThreads)
+	tb.AddNum("processes", "processes", nProc)
+	tb.AddNum("main_inclusive", unit, mainSum)
+	for _, c := range classes {
+		tb.AddNum(c, unit, sums[c])
+	}
+	tb.AddNum("total", unit, total)
+	for _, c := range classes {
+		p := make([]float64, len(members))
+		for i := range p {
+			p[i] = drg.Percent(sums[c][i], total[i])
+		}
+		tb.AddNum(c+"_percent", "%", p)
+	}
+	res.AddTable(tb)
+
+	// Statistics across members.
+	rows := append(append([]string(nil), classes...), "total")
+	var mins, means, maxs, pcts []float64
+	var minM, maxM []string
+	meanTotal := meanOf(total)
+	for _, c := range rows {
+		x := total
+		if c != "total" {
+			x = sums[c]
+		}
+		lo, hi := extremes(x)
+		mins = append(mins, x[lo])
+		maxs = append(maxs, x[hi])
+		minM = append(minM, members[lo])
+		maxM = append(maxM, members[hi])
+		means = append(means, meanOf(x))
+		pcts = append(pcts, drg.Percent(meanOf(x), meanTotal))
+	}
+	st := Table{Name: "stats", Title: fmt.Sprintf("Per class: min, mean and max across the %d members (%s)", len(members), by)}
+	st.AddText("class", rows)
+	st.AddNum("min", unit, mins)
+	st.AddText("min_member", minM)
+	st.AddNum("mean", unit, means)
+	st.AddNum("max", unit, maxs)
+	st.AddText("max_member", maxM)
+	st.AddNum("mean_percent", "%", pcts)
+	res.AddTable(st)
+
+	var parts []string
+	for i, c := range classes {
+		if means[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", c, pcts[i]))
+		}
+	}
+	res.Findf("Per %s on average (%s): %s of the summed exclusive %s (%s).",
+		by, plural(len(members), "member"), strings.Join(parts, ", "), t.Metrics[m].Name, formatValue(t, m, meanTotal))
+	if len(members) > 1 {
+		for _, c := range []string{ClassMPI, ClassOpenMP, ClassIO} {
+			p := tb.Col(c + "_percent").Num
+			lo, hi := extremes(p)
+			if p[hi] > 0 {
+				res.Findf("The %s share ranges from %.1f%% (%s %s) to %.1f%% (%s %s).", c, p[lo], by, members[lo], p[hi], by, members[hi])
+			}
+		}
+	}
+	return res, nil
+}
+
+// summaryClasses are the class columns of Summary's tables, in order.
+var summaryClasses = []string{ClassComputation, ClassMPI, ClassOpenMP, ClassIO, ClassOther}
+
+// distinct returns the distinct values of x, sorted.
+func distinct(x []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range x {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
