@@ -428,9 +428,7 @@ func (c *compiler) release(ops ...operand) {
 func (c *compiler) emit(op opcode, args ...operand) operand {
 	c.release(args...)
 	in := instr{op: op}
-	for i, a := range args {
-		in.args[i] = a
-	}
+	copy(in.args[:], args)
 	in.dst = c.alloc()
 	c.code = append(c.code, in)
 	return in.dst
