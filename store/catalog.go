@@ -102,6 +102,9 @@ type runner interface {
 	// query runs sql with args and calls row for each result row; row reads
 	// the row's columns with scan.
 	query(ctx context.Context, sql string, row func(scan func(...any) error) error, args ...any) error
+	// execArgs runs one statement with args and returns the number of rows
+	// it changed.
+	execArgs(ctx context.Context, sql string, args ...any) (int64, error)
 }
 
 // runner returns a runner on the whole database.
@@ -127,6 +130,14 @@ type pgxRunner struct{ q pgxQuerier }
 func (r pgxRunner) exec(ctx context.Context, sql string) error {
 	_, err := r.q.Exec(ctx, sql) // no arguments: the simple protocol, several statements allowed
 	return err
+}
+
+func (r pgxRunner) execArgs(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := r.q.Exec(ctx, sql, args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
 }
 
 func (r pgxRunner) query(ctx context.Context, sql string, row func(scan func(...any) error) error, args ...any) error {
@@ -156,6 +167,14 @@ type sqlRunner struct{ q sqlQuerier }
 func (r sqlRunner) exec(ctx context.Context, sql string) error {
 	_, err := r.q.ExecContext(ctx, sql)
 	return err
+}
+
+func (r sqlRunner) execArgs(ctx context.Context, sql string, args ...any) (int64, error) {
+	res, err := r.q.ExecContext(ctx, sql, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 func (r sqlRunner) query(ctx context.Context, sql string, row func(scan func(...any) error) error, args ...any) error {

@@ -1,17 +1,3 @@
-// Package store keeps TAU trials and analysis results in a TAUdb database.
-//
-// Two database systems are supported with one schema, TAUdb's (schema
-// version 2, as given in the TAUdb manual):
-//
-//   - PostgreSQL, through github.com/jackc/pgx/v5, for teams and large trials;
-//     a database written here can be opened by TAU's own tools.
-//   - SQLite, through the pure-Go driver modernc.org/sqlite, as the embedded
-//     default that needs no database server.
-//
-// Open chooses between them from a URL (see Open and ResolveURL for the
-// rules), ReadTAUConfig reads TAU's own perfdmf.cfg files, and Init creates
-// the schema. Passwords never appear in what this package prints or returns:
-// see Redact.
 package store
 
 import (

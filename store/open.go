@@ -23,6 +23,16 @@ const EnvURL = "TAUDB_URL"
 // for a lock held by another connection or process before failing.
 const sqliteBusyTimeout = 5000
 
+// sqliteCacheKiB is the page cache of each SQLite connection, in KiB (64
+// MiB; SQLite's default is 2 MiB). Loading a trial looks timer_value rows up
+// by timer_call_data through an index; with the default cache most of those
+// lookups read a page from the file again, which makes a load of a trial of
+// 256 threads × 500 nodes about three times slower. The memory is taken only
+// as pages are read. Connections also keep temporary files (the statement
+// journal of each multi-row INSERT of a save) in memory (temp_store=MEMORY),
+// which makes saving a trial about a third faster.
+const sqliteCacheKiB = 65536
+
 // ResolveURL returns the URL of the database to use, by the precedence of the
 // command line contract: the --db flag (flagDB) if given, else the TAUDB_URL
 // environment variable, else the embedded default database
@@ -235,7 +245,8 @@ func openPostgres(ctx context.Context, cfg *pgxpool.Config, display string, secr
 // OpenSQLite opens (creating it if absent) the SQLite database file at path,
 // whose folder must exist; ":memory:" opens a private in-memory database.
 // Every connection runs with foreign keys enforced, the WAL journal (readers
-// do not block the writer) and a busy timeout of 5 s; write transactions
+// do not block the writer), a busy timeout of 5 s, a page cache of up to
+// 64 MiB and temporary files in memory; write transactions
 // take the write lock when they begin (BEGIN IMMEDIATE), read-only ones do
 // not.
 func OpenSQLite(ctx context.Context, path string) (*DB, error) {
@@ -285,7 +296,7 @@ func sqliteDSN(path string) string {
 		}
 		name = "file:" + strings.Join(segs, "/")
 	}
-	return name + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate", sqliteBusyTimeout)
+	return name + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=cache_size(-%d)&_pragma=temp_store(2)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate", sqliteBusyTimeout, sqliteCacheKiB)
 }
 
 // escapeURIPathSegment percent-encodes the bytes of a path segment that an

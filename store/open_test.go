@@ -143,7 +143,7 @@ func TestOpenSQLiteSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
-		for pragma, want := range map[string]string{"foreign_keys": "1", "journal_mode": "wal", "busy_timeout": "5000"} {
+		for pragma, want := range map[string]string{"foreign_keys": "1", "journal_mode": "wal", "busy_timeout": "5000", "cache_size": "-65536", "temp_store": "2"} {
 			var got string
 			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 				t.Fatal(err)

@@ -81,6 +81,7 @@ var taudbViews = []string{
 // ownTables are taudb-analyze's own tables (schema/ours_*.sql).
 var ownTables = []string{
 	"analysis_result_value",
+	"timer_callpath_name",
 }
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema

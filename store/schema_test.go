@@ -40,6 +40,7 @@ var manualColumns = map[string][]string{
 // ourColumns are taudb-analyze's own tables.
 var ourColumns = map[string][]string{
 	"analysis_result_value": {"id", "analysis_result", "table_name", "row_index", "column_name", "value_num", "value_text"},
+	"timer_callpath_name":   {"timer_callpath", "name"},
 }
 
 var eventValueColumns = []string{"interval_event", "node", "context", "thread", "metric", "inclusive_percentage",

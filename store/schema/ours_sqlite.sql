@@ -34,3 +34,19 @@ CREATE TABLE IF NOT EXISTS analysis_result_value (
 
 CREATE INDEX IF NOT EXISTS analysis_result_value_index
     ON analysis_result_value (analysis_result, table_name);
+
+/* The full name of a call-graph node (timer_callpath row) whose name is not
+   what TAU's tools rebuild from the parent chain ("<parent's name> => <timer
+   name>", or the timer's name for a row without parent). That happens for
+   throttled timers: TAU names the flat function "f [THROTTLED]" but keeps
+   "A => f" in its callpaths, so the row of "A => f" points at the timer
+   "f [THROTTLED]". store.SaveTrial writes a row here only for such nodes
+   (none for most trials), and store.LoadTrial reads it so that every node
+   comes back under its own name. Deleting the timer_callpath row deletes
+   its name, so TAU's own tools can still delete trials. */
+CREATE TABLE IF NOT EXISTS timer_callpath_name (
+    timer_callpath      INTEGER          NOT NULL    PRIMARY KEY,
+    name                TEXT             NOT NULL,
+    FOREIGN KEY (timer_callpath) REFERENCES timer_callpath(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/store"
+)
+
+// databaseURL returns the URL of the database to use: from --config NAME
+// or --config-file FILE (TAU's perfdmf.cfg files), else --db, $TAUDB_URL or
+// the embedded default (store.ResolveURL). --db and a TAU configuration
+// together are a usage error.
+func (a *app) databaseURL() (string, error) {
+	if a.config != "" && a.configFile != "" {
+		return "", usagef("give --config or --config-file, not both")
+	}
+	if (a.config != "" || a.configFile != "") && a.db != "" {
+		return "", usagef("give --db or a TAU configuration (--config, --config-file), not both")
+	}
+	path := a.configFile
+	if a.config != "" {
+		p, err := store.ConfigPath(a.config)
+		if err != nil {
+			return "", err
+		}
+		path = p
+	}
+	if path != "" {
+		cfg, err := store.ReadTAUConfig(path)
+		if err != nil {
+			return "", err
+		}
+		return cfg.URL()
+	}
+	return store.ResolveURL(a.db, os.Getenv)
+}
+
+// openDB opens the database the global flags name. With ensureSchema, an
+// embedded (SQLite) database without schema gets one (store.Init), so that
+// a fresh machine works without "db init"; any other database must hold
+// TAUdb schema version 2 (store.CheckSchema).
+func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) {
+	u, err := a.databaseURL()
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if !ensureSchema {
+		return db, nil
+	}
+	if _, err := db.CheckSchema(ctx); err != nil {
+		if !errors.Is(err, store.ErrNoSchema) || db.Dialect() != store.SQLite {
+			db.Close()
+			return nil, err
+		}
+		res, err := db.Init(ctx)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		a.info("%s: %s", db.URL(), res)
+	}
+	return db, nil
+}
+
+// info prints a progress message on stderr, unless --quiet.
+func (a *app) info(format string, args ...any) {
+	if !a.quiet {
+		fmt.Fprintf(a.errOut, format+"\n", args...)
+	}
+}
+
+func (a *app) dbCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "db",
+		Short: "Manage the TAUdb database",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usagef("db needs a subcommand: init")
+		},
+	}
+	cmd.AddCommand(a.dbInitCmd())
+	return cmd
+}
+
+func (a *app) dbInitCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create the TAUdb schema if absent (idempotent)",
+		Long: `init creates TAUdb's schema (version 2: every table, index, seeded row and
+compatibility view of TAU's etc/taudb.sql) and taudb-analyze's own tables in
+the database, in one transaction. On a database that already holds TAUdb
+version 2 it only adds the taudb-analyze tables that are missing, and says
+"found TAUdb schema version 2". It refuses a PerfDMF-era or other schema,
+changing nothing.`,
+		Example: `  taudb-analyze db init
+  taudb-analyze --db postgres://me@dbhost/taudb db init
+  taudb-analyze --config myteam db init`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			db, err := a.openDB(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			res, err := db.Init(ctx)
+			if err != nil {
+				return err
+			}
+			switch a.format {
+			case "json":
+				added := res.AddedTables
+				if added == nil {
+					added = []string{}
+				}
+				return writeJSON(a.out, map[string]any{
+					"database": db.URL(), "dialect": res.Dialect.String(), "version": res.Version,
+					"created": res.Created, "added_tables": added, "message": res.String(),
+				})
+			case "csv":
+				tb := table{header: []string{"database", "dialect", "version", "created", "message"}}
+				tb.add(db.URL(), res.Dialect.String(), fmt.Sprint(res.Version), fmt.Sprint(res.Created), res.String())
+				return tb.writeCSV(a.out)
+			}
+			fmt.Fprintf(a.out, "%s: %s\n", db.URL(), res)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/store"
+)
+
+func (a *app) trialsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "trials",
+		Short: "List the stored trials",
+		Long: `trials lists the trials of the database: id, name, the Application and
+Experiment attributes, the number of real threads, the metrics and the data
+source (TAU profiles, ppk, SNAP for TAU XML, ...). With --format json it
+prints one JSON array; an empty database gives [].`,
+		Example: `  taudb-analyze trials
+  taudb-analyze --format json trials`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			db, err := a.openDB(ctx, true)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			list, err := db.Trials(ctx)
+			if err != nil {
+				return err
+			}
+			if a.format == "json" {
+				if list == nil {
+					list = []store.TrialInfo{}
+				}
+				for i := range list {
+					if list[i].Metrics == nil {
+						list[i].Metrics = []string{}
+					}
+				}
+				return writeJSON(a.out, list)
+			}
+			tb := table{header: []string{"id", "name", "application", "experiment", "threads", "metrics", "source"}}
+			for _, t := range list {
+				tb.add(fmt.Sprint(t.ID), t.Name, t.Application, t.Experiment, fmt.Sprint(t.Threads), strings.Join(t.Metrics, ","), t.DataSourceName)
+			}
+			if a.format == "csv" {
+				return tb.writeCSV(a.out)
+			}
+			if len(list) == 0 {
+				a.info("%s holds no trial; add one with \"taudb-analyze load -n NAME PATH\"", db.URL())
+				return nil
+			}
+			return tb.writeText(a.out)
+		},
+	}
+}

@@ -1,0 +1,146 @@
+// Package store keeps TAU trials and analysis results in a TAUdb database.
+//
+// Two database systems are supported with one schema, TAUdb's (schema
+// version 2, as given in the TAUdb manual):
+//
+//   - PostgreSQL, through github.com/jackc/pgx/v5, for teams and large trials;
+//     a database written here can be opened by TAU's own tools.
+//   - SQLite, through the pure-Go driver modernc.org/sqlite, as the embedded
+//     default that needs no database server.
+//
+// Open chooses between them from a URL (see Open and ResolveURL for the
+// rules), ReadTAUConfig reads TAU's own perfdmf.cfg files, and Init creates
+// the schema. Passwords never appear in what this package prints or returns:
+// see Redact.
+//
+// # Trials
+//
+// SaveTrial writes a drg.Trial, LoadTrial reads it back, Trials lists the
+// trials, FindTrial resolves an id or a name, DeleteTrial removes one and
+// Stats reads the derived statistics stored with it.
+//
+// SaveTrial writes the rows TAU's Java loader (taudb_loadtrial) writes, as
+// formats/taudb-mapping.md describes them:
+//
+//   - trial: name, data_source (drg.Source.DataSource), node_count,
+//     contexts_per_node, threads_per_context and total_threads as counts
+//     (drg.Trial.Layout);
+//   - thread: the real threads in (node, context, thread) order with TAU's
+//     thread_index, then the seven derived threads in TAU's order −1, −3,
+//     −2, −5, −4, −6, −7, with node_rank = context_rank = thread_rank =
+//     thread_index = the code;
+//   - metric in trial order; timer, one per region, in sorted-name order,
+//     with short_name, source_file and the line and column span;
+//     timer_group and timer_parameter for each timer;
+//   - timer_callpath: one row per call-graph node, a flat node without
+//     parent, a callpath node with its parent node's row; nodes no thread
+//     has data for get a row too, as in TAU;
+//   - timer_call_data: one row per (node, real thread) record, with its
+//     calls and subroutines, and rows of the derived threads (below);
+//   - timer_value: one row per timer_call_data row and metric, with the
+//     inclusive and exclusive values, their percentages, and for the derived
+//     threads sum_exclusive_squared = Σ exclusive² over the real threads
+//     (NULL for real threads, as TAU writes it);
+//   - counter: one per user event, named in full (a context event
+//     "EVENT : A => B" included), timer_callpath NULL as in TAU's Java
+//     loader; counter_value for each (event, real thread) record;
+//   - primary_metadata: the trial attributes, plus "Application" and
+//     "Experiment" from SaveOptions; secondary_metadata: each thread's own
+//     attributes, id a random UUID, is_array false.
+//
+// All of it goes in one transaction. On PostgreSQL the ids of every table
+// are reserved first, in one statement, as consecutive blocks of the tables'
+// sequences (under an advisory lock, which is released when the statement
+// ends), and every table is then written with COPY, timer_value included,
+// since the timer_call_data ids are known in advance. A writer that takes
+// ids without that lock (TAU's own loader) may, in a narrow window, obtain
+// an id inside a reserved block; one of the two inserts then fails on the
+// primary key and its transaction rolls back, so the database is never
+// corrupted. On SQLite the transaction begins IMMEDIATE, which holds the
+// single write lock, so ids are taken as one more than the largest id and
+// the largest AUTOINCREMENT ever handed out; the rows go in through prepared
+// multi-row INSERTs.
+//
+// # Where SaveTrial differs from TAU's loader
+//
+// TAU's loader is lossy or wrong in places (taudb-mapping.md §4–§6);
+// SaveTrial does what is right, except where TAU's own tools depend on the
+// quirk:
+//
+//   - Derived threads: rows for all seven derived threads of every node
+//     that at least one real thread has a record of. TAU writes a derived
+//     thread's row only where that thread's calls statistic is > 0, so its
+//     STDDEV rows are missing wherever all threads made the same number of
+//     calls. The values are drg.Trial.Statistics: population standard
+//     deviations, "nulls ignored" over the threads with a record.
+//   - Real threads: one timer_call_data row per record, also one with 0
+//     calls (TAU skips those, losing the record's presence).
+//   - Calls and subroutines: timer_call_data.calls, .subroutines and
+//     counter_value.sample_count are INT columns. The counts are rounded to
+//     the nearest integer (TAU truncates) and held within the 32-bit range.
+//     Real threads' counts are integers in TAU's files, so they survive; the
+//     derived threads' mean calls lose their fraction (−6 may read 0 where
+//     the mean is below 0.5, as in TAU, where interval_event_value's
+//     inclusive_per_call then divides by zero).
+//   - Percentages: real thread t: 100·v/main_t, where main_t is the largest
+//     inclusive value of any of t's nodes (drg.Trial.MainInclusive), as TAU.
+//     Derived thread d: 100·v/drg.DerivedMain(main, d), that is relative to
+//     Σ_t main_t for TOTAL and to the mean Σ_t main_t/N for the others, for
+//     inclusive and exclusive alike. TAU uses its TOTAL base for the −1
+//     inclusive percentage, and for −3 and −7 divides by the mean (with or
+//     without ×100, yielding NaN for 0); those are not percentages of any
+//     one thing and are not repeated.
+//   - counter_value.standard_deviation holds the raw Σx² of the samples, as
+//     TAU's Java loader and C API both write it, because TAU's tools reading
+//     the database recompute the standard deviation from it
+//     (√|Σx²/n − mean²|). The column's name is TAU's; its content is not a
+//     standard deviation.
+//   - data_source: the model's, 10 (SNAP) for TAU XML where TAU writes 2,
+//     which its own data_source table calls DynaProf. LoadTrial reads 2 as
+//     XML too.
+//   - Values go to PostgreSQL unchanged; TAU clamps timer_value on
+//     PostgreSQL (below 1e-307 to 0, above 1e308 to 9e307).
+//   - Callpath nodes ParaProf derived (group TAU_CALLPATH_DERIVED,
+//     drg.Node.Derived) get no data, as in TAU; such a node gets a
+//     timer_callpath row only when it is the parent of a stored node, as TAU
+//     creates it to resolve the child's parent ("[SUMMARY]" nodes).
+//   - Names: a callpath row's name is not stored in TAUdb; TAU's tools
+//     rebuild it from the parent chain. Where that gives another name than
+//     the node's (a throttled timer "f [THROTTLED]" whose callpaths say
+//     "A => f"), the node's name goes to taudb-analyze's own table
+//     timer_callpath_name (one row per such node, usually none), which
+//     LoadTrial reads.
+//   - User events keep the trial's order, not TAU's sorted order.
+//
+// # Snapshots
+//
+// The earlier snapshots of a trial read from TAU snapshot XML
+// (drg.Trial.Series) are kept in TAUdb's own place for them: each snapshot
+// is a time_range row (iteration_start = iteration_end = the snapshot's
+// number among its thread's snapshots, from 0; time_start = time_end = its
+// timestamp in microseconds since the epoch), timer_call_data rows of its
+// thread pointing at that time_range (one per node of the snapshot, with
+// calls and subroutines) and their timer_value rows (percentages of the
+// snapshot's largest inclusive value), and a secondary_metadata row named
+// SnapshotKey ("TAU Snapshot") whose thread and time_range are the
+// snapshot's and whose value is its name. That row ties the time range to
+// the trial (time_range has no trial column), keeps snapshots without
+// nodes, and keeps the series' order (time_range id order). TAU's
+// compatibility view interval_location_profile shows the snapshots' rows
+// too, as further rows of their threads.
+//
+// # Loading
+//
+// LoadTrial builds the trial through drg.NewBuilder with one streamed query
+// per table in one read-only transaction; the derived threads' rows are not
+// read (drg computes the statistics). A trial saved by SaveTrial comes back
+// equal, value by value, except for:
+//
+//   - the order of a region's groups: timer_group keeps no order, so they
+//     come back sorted by name;
+//   - the data of ParaProf-derived callpath nodes, which is not stored (a
+//     stored one comes back as an empty node, Derived because its region is
+//     in group TAU_DERIVED);
+//   - Source.Path, which names the database and trial
+//     ("URL#trial=ID"), and Warnings, which are not stored.
+package store

@@ -1,0 +1,461 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// ErrNoTrial is wrapped by the errors of LoadTrial, FindTrial, DeleteTrial
+// and Stats when the trial does not exist.
+var ErrNoTrial = errors.New("no such trial")
+
+// readTx runs fn in a read-only transaction, so that the several queries of
+// a load see one state of the database: REPEATABLE READ on PostgreSQL, a
+// deferred (read) transaction on SQLite.
+func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
+	switch {
+	case db.pool != nil:
+		tx, err := db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+		if err != nil {
+			return fmt.Errorf("begin a read transaction: %w", err)
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // read-only: nothing to keep
+		return fn(pgxRunner{tx})
+	case db.sqlDB != nil:
+		tx, err := db.sqlDB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return fmt.Errorf("begin a read transaction: %w", err)
+		}
+		defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
+		return fn(sqlRunner{tx})
+	}
+	return fmt.Errorf("%s: the database is closed", db.display)
+}
+
+// formatOfSource gives the drg source format of a TAUdb data_source id:
+// 0 ppk, 1 TAU profiles, 10 TAU snapshot XML, and 2, which TAU's own loader
+// writes for XML (although the data_source table calls 2 DynaProf).
+func formatOfSource(ds int) string {
+	switch ds {
+	case 0:
+		return "ppk"
+	case 1:
+		return "profile"
+	case 2, 10:
+		return "snapshot"
+	}
+	return ""
+}
+
+// The queries of LoadTrial, one per table (two for the call data: the
+// trial's profile, and the earlier snapshots). None of them is run per row.
+const (
+	loadTrialQuery   = `SELECT COALESCE(name, ''), COALESCE(data_source, -1) FROM trial WHERE id = $1`
+	loadThreadsQuery = `SELECT id, node_rank, context_rank, thread_rank FROM thread
+WHERE trial = $1 AND node_rank >= 0 AND context_rank >= 0 AND thread_rank >= 0 ORDER BY id`
+	loadMetricsQuery = `SELECT id, name, COALESCE(derived, FALSE) FROM metric WHERE trial = $1 ORDER BY id`
+	loadTimersQuery  = `SELECT id, name FROM timer WHERE trial = $1 ORDER BY id`
+	loadGroupsQuery  = `SELECT g.timer, g.group_name FROM timer_group g JOIN timer t ON t.id = g.timer
+WHERE t.trial = $1 ORDER BY g.timer, g.group_name`
+	// loadValuesQuery reads the real threads' records of the trial's own
+	// profile (no time_range); the calls repeat on each metric's row.
+	loadValuesQuery = `
+SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+       COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
+FROM timer_call_data tcd
+JOIN thread th ON th.id = tcd.thread
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
+WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NULL`
+	// loadSnapshotValuesQuery reads the entries of the earlier snapshots,
+	// in snapshot order and entry order.
+	loadSnapshotValuesQuery = `
+SELECT tcd.time_range, tcd.id, tcd.timer_callpath, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+       COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
+FROM timer_call_data tcd
+JOIN thread th ON th.id = tcd.thread
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
+WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NOT NULL
+ORDER BY tcd.time_range, tcd.id, tv.metric`
+	loadCountersQuery      = `SELECT id, name FROM counter WHERE trial = $1 ORDER BY id`
+	loadCounterValuesQuery = `
+SELECT cv.counter, cv.thread, COALESCE(cv.sample_count, 0), COALESCE(cv.maximum_value, 0),
+       COALESCE(cv.minimum_value, 0), COALESCE(cv.mean_value, 0), COALESCE(cv.standard_deviation, 0)
+FROM counter_value cv
+JOIN counter c ON c.id = cv.counter
+WHERE c.trial = $1`
+	loadPrimaryQuery = `SELECT name, COALESCE(value, '') FROM primary_metadata WHERE trial = $1`
+	// loadSecondaryQuery reads the per-thread attributes and the snapshot
+	// rows (those with a time_range), snapshots in time_range order.
+	loadSecondaryQuery = `
+SELECT sm.thread, COALESCE(sm.time_range, 0), sm.name, COALESCE(sm.value, ''), COALESCE(tr.time_start, 0)
+FROM secondary_metadata sm
+LEFT JOIN time_range tr ON tr.id = sm.time_range
+WHERE sm.trial = $1 AND sm.thread IS NOT NULL
+ORDER BY COALESCE(sm.time_range, 0)`
+)
+
+// LoadTrial reads trial id back into a drg.Trial, built through
+// drg.NewBuilder: threads, metrics, regions and their groups, call-graph
+// nodes, values, presence, calls, counters, metadata and the earlier
+// snapshots. A trial saved by SaveTrial comes back as it was saved, except
+// for what the package documentation lists (the order of a region's groups,
+// the data of ParaProf-derived callpath nodes, Source.Path, Warnings).
+// The derived threads' rows are not read: drg computes the statistics.
+//
+// It runs one streamed query per table, in one read-only transaction.
+func (db *DB) LoadTrial(ctx context.Context, id int64) (*drg.Trial, error) {
+	var t *drg.Trial
+	err := db.readTx(ctx, func(r runner) error {
+		var err error
+		t, err = loadTrial(ctx, r, id, db.display)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load trial %d: %w", id, err)
+	}
+	return t, nil
+}
+
+// loader holds the id maps of one LoadTrial.
+type loader struct {
+	r       runner
+	id      int64
+	b       *drg.Builder
+	threads map[int64]int // thread row → column
+	metrics map[int64]int // metric row → index
+	first   int64         // the first metric's row
+	nodes   map[int64]int // timer_callpath row → builder node
+	names   map[int64]string
+}
+
+func loadTrial(ctx context.Context, r runner, id int64, display string) (*drg.Trial, error) {
+	var name string
+	var ds int
+	found := false
+	if err := r.query(ctx, loadTrialQuery, func(scan func(...any) error) error {
+		found = true
+		return scan(&name, &ds)
+	}, id); err != nil {
+		return nil, fmt.Errorf("read trial: %w", err)
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
+	}
+	l := &loader{r: r, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
+
+	var threadRows []int64
+	var ids []drg.ThreadID
+	if err := r.query(ctx, loadThreadsQuery, func(scan func(...any) error) error {
+		var row int64
+		var tid drg.ThreadID
+		if err := scan(&row, &tid.Node, &tid.Context, &tid.Thread); err != nil {
+			return err
+		}
+		threadRows = append(threadRows, row)
+		ids = append(ids, tid)
+		return nil
+	}, id); err != nil {
+		return nil, fmt.Errorf("read thread: %w", err)
+	}
+	b, err := drg.NewBuilder(ids)
+	if err != nil {
+		return nil, fmt.Errorf("threads: %w", err)
+	}
+	b.AggregateMetadata = false
+	l.b = b
+	for i, row := range threadRows {
+		l.threads[row] = b.Column(ids[i])
+	}
+
+	var derived []bool
+	if err := r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
+		var row int64
+		var name string
+		var d bool
+		if err := scan(&row, &name, &d); err != nil {
+			return err
+		}
+		if len(l.metrics) == 0 {
+			l.first = row
+		}
+		l.metrics[row] = b.Metric(name)
+		derived = append(derived, d)
+		return nil
+	}, id); err != nil {
+		return nil, fmt.Errorf("read metric: %w", err)
+	}
+
+	if err := l.readNodes(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.readValues(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.readCounters(ctx); err != nil {
+		return nil, err
+	}
+	snaps, err := l.readMetadata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	series, err := l.readSnapshots(ctx, snaps)
+	if err != nil {
+		return nil, err
+	}
+
+	src := drg.Source{Format: formatOfSource(ds), Path: fmt.Sprintf("%s#trial=%d", display, id), DataSource: ds}
+	t, err := b.Finish(name, src)
+	if err != nil {
+		return nil, err
+	}
+	for i := range derived {
+		if i < len(t.Metrics) {
+			t.Metrics[i].Derived = derived[i]
+		}
+	}
+	// Finish may renumber nodes (a throttled parent folded into its twin):
+	// the snapshots name their nodes by name, resolved now.
+	index := make(map[string]int, len(t.Nodes))
+	for i, n := range t.Nodes {
+		index[n.Name] = i
+	}
+	for _, s := range series {
+		out := s.snap
+		out.Nodes = make([]int, 0, len(s.callpaths))
+		for _, cp := range s.callpaths {
+			out.Nodes = append(out.Nodes, index[l.names[cp]])
+		}
+		t.Series = append(t.Series, out)
+	}
+	return t, nil
+}
+
+// readNodes reads the timers, their groups and the callpath rows, and adds
+// the nodes to the builder in id order, each under its full name. A flat
+// node gets its timer's groups; a callpath node of a timer in group
+// TAU_DERIVED is marked TAU_CALLPATH_DERIVED, as ParaProf marks it.
+func (l *loader) readNodes(ctx context.Context) error {
+	timers := map[int64]string{}
+	var order []int64
+	if err := l.r.query(ctx, loadTimersQuery, func(scan func(...any) error) error {
+		var row int64
+		var name string
+		if err := scan(&row, &name); err != nil {
+			return err
+		}
+		timers[row] = name
+		order = append(order, row)
+		return nil
+	}, l.id); err != nil {
+		return fmt.Errorf("read timer: %w", err)
+	}
+	groups := map[int64][]string{}
+	if err := l.r.query(ctx, loadGroupsQuery, func(scan func(...any) error) error {
+		var row int64
+		var g string
+		if err := scan(&row, &g); err != nil {
+			return err
+		}
+		groups[row] = append(groups[row], g)
+		return nil
+	}, l.id); err != nil {
+		return fmt.Errorf("read timer_group: %w", err)
+	}
+	rows, names, err := readCallpaths(ctx, l.r, l.id)
+	if err != nil {
+		return err
+	}
+	l.b.Reserve(len(rows))
+	flat := map[int64]bool{}
+	for i, c := range rows {
+		n := l.b.Node(names[i])
+		l.nodes[c.id] = n
+		l.names[c.id] = names[i]
+		switch {
+		case c.parent == 0 && names[i] == c.timerName:
+			l.b.SetGroups(n, strings.Join(groups[c.timer], "|"))
+			flat[c.timer] = true
+		case c.parent != 0 && slices.Contains(groups[c.timer], "TAU_DERIVED"):
+			l.b.SetGroups(n, "TAU_CALLPATH_DERIVED")
+		}
+	}
+	// A timer without a flat row (not written by SaveTrial or TAU) still
+	// becomes a region.
+	for _, row := range order {
+		if !flat[row] {
+			l.b.SetGroups(l.b.Node(timers[row]), strings.Join(groups[row], "|"))
+		}
+	}
+	return nil
+}
+
+// readValues reads the real threads' records of the trial's profile.
+func (l *loader) readValues(ctx context.Context) error {
+	var cp, th, metric int64
+	var calls, subrs, incl, excl float64
+	err := l.r.query(ctx, loadValuesQuery, func(scan func(...any) error) error {
+		if err := scan(&cp, &th, &calls, &subrs, &metric, &incl, &excl); err != nil {
+			return err
+		}
+		n, ok := l.nodes[cp]
+		if !ok {
+			return fmt.Errorf("timer_call_data of callpath %d, which is not the trial's", cp)
+		}
+		col, ok := l.threads[th]
+		if !ok {
+			return fmt.Errorf("timer_call_data of thread row %d, which is not the trial's", th)
+		}
+		if metric == 0 || metric == l.first {
+			l.b.AddCalls(n, col, calls, subrs)
+		}
+		if metric != 0 {
+			m, ok := l.metrics[metric]
+			if !ok {
+				return fmt.Errorf("timer_value of metric %d, which is not the trial's", metric)
+			}
+			l.b.AddValues(n, col, m, excl, incl)
+		}
+		return nil
+	}, l.id)
+	if err != nil {
+		return fmt.Errorf("read timer_call_data and timer_value: %w", err)
+	}
+	return nil
+}
+
+// readCounters reads the user events and their values.
+func (l *loader) readCounters(ctx context.Context) error {
+	counters := map[int64]int{}
+	if err := l.r.query(ctx, loadCountersQuery, func(scan func(...any) error) error {
+		var row int64
+		var name string
+		if err := scan(&row, &name); err != nil {
+			return err
+		}
+		counters[row] = l.b.Counter(name)
+		return nil
+	}, l.id); err != nil {
+		return fmt.Errorf("read counter: %w", err)
+	}
+	var c, th int64
+	var v drg.CounterValue
+	err := l.r.query(ctx, loadCounterValuesQuery, func(scan func(...any) error) error {
+		if err := scan(&c, &th, &v.NumEvents, &v.Max, &v.Min, &v.Mean, &v.SumSquares); err != nil {
+			return err
+		}
+		col, ok := l.threads[th]
+		if !ok {
+			return nil // a derived thread's row (TAU's loader writes none)
+		}
+		l.b.AddCounter(counters[c], col, v)
+		return nil
+	}, l.id)
+	if err != nil {
+		return fmt.Errorf("read counter_value: %w", err)
+	}
+	return nil
+}
+
+// snapshotRow is an earlier snapshot as secondary_metadata describes it.
+type snapshotRow struct {
+	timeRange int64
+	snap      drg.Snapshot
+	callpaths []int64 // the timer_callpath of each entry
+}
+
+// readMetadata reads the trial attributes and the threads' attributes, and
+// returns the snapshots the SnapshotKey rows describe, in time_range order.
+// An attribute tied to a time_range by another tool (TAU's context
+// attributes) is kept as a plain attribute of its thread.
+func (l *loader) readMetadata(ctx context.Context) ([]snapshotRow, error) {
+	if err := l.r.query(ctx, loadPrimaryQuery, func(scan func(...any) error) error {
+		var k, v string
+		if err := scan(&k, &v); err != nil {
+			return err
+		}
+		l.b.TrialMetadata(k, v)
+		return nil
+	}, l.id); err != nil {
+		return nil, fmt.Errorf("read primary_metadata: %w", err)
+	}
+	var snaps []snapshotRow
+	err := l.r.query(ctx, loadSecondaryQuery, func(scan func(...any) error) error {
+		var th, tr, ts int64
+		var k, v string
+		if err := scan(&th, &tr, &k, &v, &ts); err != nil {
+			return err
+		}
+		col, ok := l.threads[th]
+		if !ok {
+			return nil
+		}
+		if tr != 0 && k == SnapshotKey {
+			snaps = append(snaps, snapshotRow{timeRange: tr, snap: drg.Snapshot{Thread: col, Name: v, Timestamp: ts}})
+			return nil
+		}
+		l.b.ThreadMetadata(col, k, v, false)
+		return nil
+	}, l.id)
+	if err != nil {
+		return nil, fmt.Errorf("read secondary_metadata: %w", err)
+	}
+	return snaps, nil
+}
+
+// readSnapshots fills the snapshots' entries from their timer_call_data and
+// timer_value rows.
+func (l *loader) readSnapshots(ctx context.Context, snaps []snapshotRow) ([]snapshotRow, error) {
+	if len(snaps) == 0 {
+		return nil, nil
+	}
+	nm := len(l.metrics)
+	byRange := make(map[int64]int, len(snaps))
+	for i := range snaps {
+		s := &snaps[i].snap
+		s.Inclusive = make([][]float64, nm)
+		s.Exclusive = make([][]float64, nm)
+		byRange[snaps[i].timeRange] = i
+	}
+	lastCD := int64(-1)
+	var tr, cd, cp, metric int64
+	var calls, subrs, incl, excl float64
+	err := l.r.query(ctx, loadSnapshotValuesQuery, func(scan func(...any) error) error {
+		if err := scan(&tr, &cd, &cp, &calls, &subrs, &metric, &incl, &excl); err != nil {
+			return err
+		}
+		i, ok := byRange[tr]
+		if !ok {
+			return nil // a time range that is no snapshot of ours
+		}
+		sr := &snaps[i]
+		s := &sr.snap
+		if cd != lastCD {
+			lastCD = cd
+			sr.callpaths = append(sr.callpaths, cp)
+			s.Calls = append(s.Calls, calls)
+			s.Subroutines = append(s.Subroutines, subrs)
+			for m := range nm {
+				s.Inclusive[m] = append(s.Inclusive[m], 0)
+				s.Exclusive[m] = append(s.Exclusive[m], 0)
+			}
+		}
+		if m, ok := l.metrics[metric]; ok {
+			j := len(sr.callpaths) - 1
+			s.Inclusive[m][j] = incl
+			s.Exclusive[m][j] = excl
+		}
+		return nil
+	}, l.id)
+	if err != nil {
+		return nil, fmt.Errorf("read the snapshots' timer_call_data and timer_value: %w", err)
+	}
+	return snaps, nil
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// sqliteBatchParams bounds the parameters of one multi-row INSERT (SQLite
+// allows 32766); sqliteBatchRows bounds its rows.
+const (
+	sqliteBatchParams = 32766
+	sqliteBatchRows   = 256
+)
+
+// saveSQLite writes the trial in one transaction, which begins IMMEDIATE
+// (see OpenSQLite): it holds SQLite's write lock from the start, so the ids
+// taken as max(id)+1 cannot be taken by another writer.
+func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
+	tx, err := db.sqlDB.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("begin a transaction: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	for s := range numSerial {
+		if p.ids[s], err = sqliteNextID(ctx, tx, serialTables[s]); err != nil {
+			return 0, err
+		}
+	}
+	for _, tr := range p.tables() {
+		if tr.rows == 0 {
+			continue
+		}
+		if err := insertSQLite(ctx, tx, tr); err != nil {
+			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("commit: %w", err)
+	}
+	return p.trialID(), nil
+}
+
+// sqliteNextID returns the next free id of table: one more than both the
+// largest id in the table and the largest AUTOINCREMENT ever handed out
+// (sqlite_sequence), so that ids of deleted rows are never reused.
+func sqliteNextID(ctx context.Context, tx *sql.Tx, table string) (int64, error) {
+	var next int64
+	q := `SELECT MAX(COALESCE((SELECT MAX(id) FROM ` + table + `), 0),
+	                 COALESCE((SELECT seq FROM sqlite_sequence WHERE name = $1), 0)) + 1`
+	if err := tx.QueryRowContext(ctx, q, table).Scan(&next); err != nil {
+		return 0, fmt.Errorf("next id of %s: %w", table, err)
+	}
+	return next, nil
+}
+
+// insertSQLite inserts the rows of tr with prepared multi-row INSERTs.
+func insertSQLite(ctx context.Context, tx *sql.Tx, tr tableRows) error {
+	width := len(tr.columns)
+	batch := min(sqliteBatchRows, sqliteBatchParams/width, tr.rows)
+	full, err := tx.PrepareContext(ctx, insertSQL(tr.table, tr.columns, batch))
+	if err != nil {
+		return err
+	}
+	defer full.Close()
+	args := make([]any, 0, batch*width)
+	written := 0
+	for {
+		row, ok := tr.next()
+		if ok {
+			args = append(args, row...)
+		}
+		if len(args) == batch*width || (!ok && len(args) > 0) {
+			stmt := full
+			if len(args) < batch*width {
+				if stmt, err = tx.PrepareContext(ctx, insertSQL(tr.table, tr.columns, len(args)/width)); err != nil {
+					return err
+				}
+				defer stmt.Close()
+			}
+			if _, err := stmt.ExecContext(ctx, args...); err != nil {
+				return err
+			}
+			written += len(args) / width
+			args = args[:0]
+		}
+		if !ok {
+			break
+		}
+	}
+	if written != tr.rows {
+		return fmt.Errorf("wrote %d rows, expected %d", written, tr.rows)
+	}
+	return nil
+}
+
+// insertSQL builds "INSERT INTO table (columns) VALUES (?, ...), ..." for
+// rows rows; table and column names are the package's constants. The
+// parameters are anonymous: the driver looks numbered ones up by name, which
+// costs time linear in their number for each one bound.
+func insertSQL(table string, columns []string, rows int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " (" + strings.Join(columns, ", ") + ") VALUES ")
+	for r := range rows {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for c := range columns {
+			if c > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('?')
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}

@@ -1,0 +1,238 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// StatValue is one derived thread's row of one node and metric, as stored
+// in timer_call_data and timer_value.
+type StatValue struct {
+	// Inclusive and Exclusive are the statistic of the metric's inclusive
+	// and exclusive values, in the metric's unit (microseconds for time).
+	Inclusive float64 `json:"inclusive"`
+	Exclusive float64 `json:"exclusive"`
+	// InclusivePercent and ExclusivePercent are percentages of the main
+	// region's inclusive value (see the package documentation).
+	InclusivePercent float64 `json:"inclusive_percent"`
+	ExclusivePercent float64 `json:"exclusive_percent"`
+	// Calls and Subroutines are the statistic of the calls, as stored
+	// (TAUdb keeps them as integers).
+	Calls       float64 `json:"calls"`
+	Subroutines float64 `json:"subroutines"`
+	// SumExclusiveSquared is Σ exclusive² over the real threads (nil when
+	// the row has none, as in rows TAU's loader wrote).
+	SumExclusiveSquared *float64 `json:"sum_exclusive_squared"`
+}
+
+// NodeStats holds the derived statistics of one call-graph node, read back
+// from the derived threads' rows. A statistic is nil when the database has
+// no row for it (TAU's own loader leaves some out).
+type NodeStats struct {
+	// Callpath is the timer_callpath id, Name the node's full name (a
+	// region's name, or a callpath "A => B").
+	Callpath int64  `json:"callpath"`
+	Name     string `json:"name"`
+	// Threads is the number of real threads that have a record of the node.
+	Threads int `json:"threads"`
+	// The seven derived threads: MEAN (−1, over the threads with a record),
+	// TOTAL (−2), STDDEV (−3, population, over the threads with a record),
+	// MIN (−4), MAX (−5), MEAN over all threads (−6, a missing record as 0)
+	// and STDDEV over all threads (−7).
+	Mean      *StatValue `json:"mean"`
+	Total     *StatValue `json:"total"`
+	StdDev    *StatValue `json:"stddev"`
+	Min       *StatValue `json:"min"`
+	Max       *StatValue `json:"max"`
+	MeanAll   *StatValue `json:"mean_all"`
+	StdDevAll *StatValue `json:"stddev_all"`
+}
+
+// Get returns the statistic of derived thread d, or nil.
+func (n *NodeStats) Get(d drg.DerivedThread) *StatValue {
+	switch d {
+	case drg.Mean:
+		return n.Mean
+	case drg.Total:
+		return n.Total
+	case drg.StdDev:
+		return n.StdDev
+	case drg.Min:
+		return n.Min
+	case drg.Max:
+		return n.Max
+	case drg.MeanAll:
+		return n.MeanAll
+	case drg.StdDevAll:
+		return n.StdDevAll
+	}
+	return nil
+}
+
+// set stores v as the statistic of derived thread d.
+func (n *NodeStats) set(d drg.DerivedThread, v *StatValue) {
+	switch d {
+	case drg.Mean:
+		n.Mean = v
+	case drg.Total:
+		n.Total = v
+	case drg.StdDev:
+		n.StdDev = v
+	case drg.Min:
+		n.Min = v
+	case drg.Max:
+		n.Max = v
+	case drg.MeanAll:
+		n.MeanAll = v
+	case drg.StdDevAll:
+		n.StdDevAll = v
+	}
+}
+
+// TrialStats is what Stats returns: the derived statistics of one metric
+// for every node that has any, in timer_callpath id order.
+type TrialStats struct {
+	// Trial and Name are the trial's id and name.
+	Trial int64  `json:"trial"`
+	Name  string `json:"name"`
+	// Metric is the metric the statistics are of.
+	Metric string `json:"metric"`
+	// Nodes holds the nodes that have derived rows, in timer_callpath id
+	// order (for a trial saved by SaveTrial, the trial's node order).
+	Nodes []NodeStats `json:"nodes"`
+}
+
+// statsQuery reads the derived threads' rows of one metric.
+const statsQuery = `
+SELECT tcd.timer_callpath, th.thread_index, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+       COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0),
+       COALESCE(tv.inclusive_percent, 0), COALESCE(tv.exclusive_percent, 0), tv.sum_exclusive_squared
+FROM timer_call_data tcd
+JOIN thread th ON th.id = tcd.thread
+JOIN timer_value tv ON tv.timer_call_data = tcd.id
+WHERE th.trial = $1 AND th.thread_index < 0 AND tcd.time_range IS NULL AND tv.metric = $2`
+
+// statsCountQuery counts the real threads with a record of each node.
+const statsCountQuery = `
+SELECT tcd.timer_callpath, COUNT(*)
+FROM timer_call_data tcd
+JOIN thread th ON th.id = tcd.thread
+WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NULL
+GROUP BY tcd.timer_callpath`
+
+// Stats reads the derived statistics of trial id for the metric named
+// metric from the derived threads' rows (thread_index −1 … −7), per node.
+// An empty metric picks the trial's first time metric (a name holding
+// "TIME"), or its first metric. Nodes without any derived row are left out.
+func (db *DB) Stats(ctx context.Context, id int64, metric string) (*TrialStats, error) {
+	var out *TrialStats
+	err := db.readTx(ctx, func(r runner) error {
+		var err error
+		out, err = readStats(ctx, r, id, metric)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("statistics of trial %d: %w", id, err)
+	}
+	return out, nil
+}
+
+func readStats(ctx context.Context, r runner, id int64, metric string) (*TrialStats, error) {
+	out := &TrialStats{Trial: id}
+	found := false
+	if err := r.query(ctx, `SELECT COALESCE(name, '') FROM trial WHERE id = $1`, func(scan func(...any) error) error {
+		found = true
+		return scan(&out.Name)
+	}, id); err != nil {
+		return nil, fmt.Errorf("read trial: %w", err)
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
+	}
+	type metricRow struct {
+		id   int64
+		name string
+	}
+	var metrics []metricRow
+	if err := r.query(ctx, `SELECT id, name FROM metric WHERE trial = $1 ORDER BY id`, func(scan func(...any) error) error {
+		var m metricRow
+		if err := scan(&m.id, &m.name); err != nil {
+			return err
+		}
+		metrics = append(metrics, m)
+		return nil
+	}, id); err != nil {
+		return nil, fmt.Errorf("read metric: %w", err)
+	}
+	if len(metrics) == 0 {
+		return nil, fmt.Errorf("the trial has no metric")
+	}
+	pick := -1
+	for i, m := range metrics {
+		if (metric != "" && m.name == metric) || (metric == "" && (drg.Metric{Name: m.name}).IsTime()) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		if metric != "" {
+			names := make([]string, len(metrics))
+			for i, m := range metrics {
+				names[i] = m.name
+			}
+			return nil, fmt.Errorf("no metric %q in the trial (it has %s)", metric, strings.Join(names, ", "))
+		}
+		pick = 0
+	}
+	out.Metric = metrics[pick].name
+
+	rows, names, err := readCallpaths(ctx, r, id)
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int64]int, len(rows))
+	nodes := make([]NodeStats, len(rows))
+	for i, c := range rows {
+		at[c.id] = i
+		nodes[i] = NodeStats{Callpath: c.id, Name: names[i]}
+	}
+	has := make([]bool, len(rows))
+	var cp, code int64
+	err = r.query(ctx, statsQuery, func(scan func(...any) error) error {
+		v := &StatValue{}
+		if err := scan(&cp, &code, &v.Calls, &v.Subroutines, &v.Inclusive, &v.Exclusive,
+			&v.InclusivePercent, &v.ExclusivePercent, &v.SumExclusiveSquared); err != nil {
+			return err
+		}
+		if i, ok := at[cp]; ok {
+			nodes[i].set(drg.DerivedThread(code), v)
+			has[i] = true
+		}
+		return nil
+	}, id, metrics[pick].id)
+	if err != nil {
+		return nil, fmt.Errorf("read the derived threads' timer_value: %w", err)
+	}
+	var n int64
+	err = r.query(ctx, statsCountQuery, func(scan func(...any) error) error {
+		if err := scan(&cp, &n); err != nil {
+			return err
+		}
+		if i, ok := at[cp]; ok {
+			nodes[i].Threads = int(n)
+		}
+		return nil
+	}, id)
+	if err != nil {
+		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
+	}
+	for i := range nodes {
+		if has[i] {
+			out.Nodes = append(out.Nodes, nodes[i])
+		}
+	}
+	return out, nil
+}
