@@ -91,6 +91,7 @@ func TestReadTAUConfigPostgres(t *testing.T) {
 		t.Errorf("Redact(URL()) = %q shows the password", r)
 	}
 	// Printing a Config never shows the password.
+	//lint:ignore S1025 the test checks what fmt prints through String
 	for _, s := range []string{c.String(), fmt.Sprint(c), fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprintf("%s", &c)} {
 		if strings.Contains(s, "p@ss") {
 			t.Errorf("printing the Config shows the password: %s", s)

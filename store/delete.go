@@ -12,7 +12,8 @@ const (
 	trialTimers    = `SELECT id FROM timer WHERE trial = $1`
 	trialCallData  = `SELECT tcd.id FROM timer_call_data tcd JOIN thread th ON th.id = tcd.thread WHERE th.trial = $1`
 	trialCallpaths = `SELECT cp.id FROM timer_callpath cp JOIN timer t ON t.id = cp.timer WHERE t.trial = $1`
-	trialSettings  = `SELECT id FROM analysis_settings WHERE trial = $1 OR metric IN (SELECT id FROM metric WHERE trial = $1)`
+	trialSettings  = `SELECT id FROM analysis_settings WHERE trial = $1 OR metric IN (SELECT id FROM metric WHERE trial = $1)
+  OR id IN (SELECT analysis_settings FROM analysis_settings_trial WHERE trial = $1)`
 )
 
 // trialTimeRanges lists the time_range rows a trial's call data and
@@ -30,6 +31,7 @@ SELECT time_range FROM secondary_metadata WHERE trial = $1 AND time_range IS NOT
 // analysis_result has no foreign key to them.
 var deleteSteps = []struct{ table, sql string }{
 	{"analysis_result", `DELETE FROM analysis_result WHERE analysis_settings IN (` + trialSettings + `)`},
+	{"analysis_settings", `DELETE FROM analysis_settings WHERE id IN (` + trialSettings + `)`},
 	{"timer_value", `DELETE FROM timer_value WHERE timer_call_data IN (` + trialCallData + `)`},
 	{"timer_call_data", `DELETE FROM timer_call_data WHERE thread IN (` + trialThreads + `)`},
 	{"counter_value", `DELETE FROM counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1) OR thread IN (` + trialThreads + `)`},

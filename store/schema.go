@@ -82,6 +82,9 @@ var taudbViews = []string{
 var ownTables = []string{
 	"analysis_result_value",
 	"timer_callpath_name",
+	"analysis_settings_parameter",
+	"analysis_settings_trial",
+	"analysis_result_column",
 }
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema

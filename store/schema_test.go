@@ -39,8 +39,11 @@ var manualColumns = map[string][]string{
 
 // ourColumns are taudb-analyze's own tables.
 var ourColumns = map[string][]string{
-	"analysis_result_value": {"id", "analysis_result", "table_name", "row_index", "column_name", "value_num", "value_text"},
-	"timer_callpath_name":   {"timer_callpath", "name"},
+	"analysis_result_value":       {"id", "analysis_result", "table_name", "row_index", "column_name", "value_num", "value_text"},
+	"timer_callpath_name":         {"timer_callpath", "name"},
+	"analysis_settings_parameter": {"analysis_settings", "name", "value"},
+	"analysis_settings_trial":     {"analysis_settings", "position", "trial"},
+	"analysis_result_column":      {"analysis_result", "position", "table_name", "column_name", "unit", "kind"},
 }
 
 var eventValueColumns = []string{"interval_event", "node", "context", "thread", "metric", "inclusive_percentage",

@@ -78,7 +78,8 @@ for the embedded database; with neither, the embedded default is used.`,
 	pf.StringVar(&a.configFile, "config-file", "", "use a TAU perfdmf.cfg configuration file")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "print what is being done")
-	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd())
+	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
+		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd())
 	return root
 }
 

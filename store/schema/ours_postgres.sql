@@ -40,3 +40,43 @@ CREATE TABLE IF NOT EXISTS timer_callpath_name (
     FOREIGN KEY (timer_callpath) REFERENCES timer_callpath(id)
         ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+/* The parameters of an analysis: every setting that changes its result
+   (analysis_settings has columns only for PerfExplorer's method,
+   dimension reduction and normalization), one row per name. */
+CREATE TABLE IF NOT EXISTS analysis_settings_parameter (
+    analysis_settings   INTEGER          NOT NULL,
+    name                TEXT             NOT NULL,
+    value               TEXT             NOT NULL,
+    PRIMARY KEY (analysis_settings, name),
+    FOREIGN KEY (analysis_settings) REFERENCES analysis_settings(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+/* The trials of an analysis, in the order it took them (analysis_settings
+   has room for one trial only; a speedup or overhead study has many). */
+CREATE TABLE IF NOT EXISTS analysis_settings_trial (
+    analysis_settings   INTEGER          NOT NULL,
+    position            INTEGER          NOT NULL,
+    trial               INTEGER          NOT NULL,
+    PRIMARY KEY (analysis_settings, position),
+    FOREIGN KEY (analysis_settings) REFERENCES analysis_settings(id)
+        ON DELETE CASCADE ON UPDATE CASCADE,
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+/* The columns of each table of numbers (an analysis_result of result_type
+   100), in order, with their unit and kind ("number" or "text"), so that a
+   stored result is printed again exactly as it was computed. */
+CREATE TABLE IF NOT EXISTS analysis_result_column (
+    analysis_result     INTEGER          NOT NULL,
+    position            INTEGER          NOT NULL,
+    table_name          TEXT             NOT NULL,
+    column_name         TEXT             NOT NULL,
+    unit                TEXT             NOT NULL,
+    kind                TEXT             NOT NULL,
+    PRIMARY KEY (analysis_result, position),
+    FOREIGN KEY (analysis_result) REFERENCES analysis_result(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);

@@ -1,0 +1,369 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+)
+
+// ErrNoResult is wrapped by LoadResult's error when no stored result has the
+// given id.
+var ErrNoResult = errors.New("no such result")
+
+// resultTypeTable is the analysis_result.result_type of a table of numbers
+// written by taudb-analyze. PerfExplorer's codes 0-7 name its images
+// (dendrogram, histogram, ..., correlation scatterplot); 100 is ours.
+const resultTypeTable = 100
+
+// findingsTable is the name under which a result's findings are stored, as
+// a one-column text table.
+const findingsTable = "_findings"
+
+// ResultInfo describes one stored analysis result.
+type ResultInfo struct {
+	// ID is the analysis_settings id, the result's id for `results ID`.
+	ID int64 `json:"id"`
+	// Analysis is the analysis (analysis_settings.method).
+	Analysis string `json:"analysis"`
+	// Trials names the trials the result was computed from.
+	Trials []string `json:"trials"`
+	// Metric is the metric the analysis used.
+	Metric string `json:"metric"`
+	// Tables counts the result's tables.
+	Tables int `json:"tables"`
+}
+
+// SaveResult stores a result in one transaction: an analysis_settings row
+// (trial = the first trial, metric = the metric row of that trial named
+// res.Metric when there is one, method = res.Analysis, dimension_reduction
+// and normalization from res.Params or "None"), its parameters and trials in
+// analysis_settings_parameter and analysis_settings_trial, one
+// analysis_result row per table (result_type 100, description = the table's
+// name) with its columns in analysis_result_column and its cells in
+// analysis_result_value (NaN stored as NULL). trials are the database ids of
+// the result's trials, in the result's order. It returns the settings id.
+func (db *DB) SaveResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, error) {
+	if err := res.Validate(); err != nil {
+		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
+	}
+	var id int64
+	err := db.inTx(ctx, func(r runner) error {
+		var trial, metric any
+		if len(trials) > 0 {
+			trial = trials[0]
+			var mid int64
+			err := r.query(ctx, `SELECT id FROM metric WHERE trial = $1 AND name = $2 ORDER BY id LIMIT 1`,
+				func(scan func(...any) error) error { return scan(&mid) }, trials[0], res.Metric)
+			if err != nil {
+				return fmt.Errorf("find metric %q: %w", res.Metric, err)
+			}
+			if mid != 0 {
+				metric = mid
+			}
+		}
+		dim, norm := res.Params["dimension_reduction"], res.Params["normalization"]
+		if dim == "" {
+			dim = "None"
+		}
+		if norm == "" {
+			norm = "None"
+		}
+		err := r.query(ctx, `INSERT INTO analysis_settings (trial, metric, method, dimension_reduction, normalization)
+VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error { return scan(&id) },
+			trial, metric, res.Analysis, dim, norm)
+		if err != nil {
+			return fmt.Errorf("insert analysis_settings: %w", err)
+		}
+		params := map[string]string{"metric": res.Metric}
+		for k, v := range res.Params {
+			params[k] = v
+		}
+		keys := make([]string, 0, len(params))
+		for k := range params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_parameter (analysis_settings, name, value) VALUES ($1, $2, $3)`,
+				id, k, params[k]); err != nil {
+				return fmt.Errorf("insert parameter %q: %w", k, err)
+			}
+		}
+		for i, t := range trials {
+			if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_trial (analysis_settings, position, trial) VALUES ($1, $2, $3)`,
+				id, i, t); err != nil {
+				return fmt.Errorf("insert trial %d: %w", t, err)
+			}
+		}
+		tables := res.Tables
+		if len(res.Findings) > 0 {
+			f := analysis.Table{Name: findingsTable, Title: "Findings"}
+			f.AddText("finding", res.Findings)
+			tables = append(append([]analysis.Table(nil), tables...), f)
+		}
+		for ti := range tables {
+			if err := saveTable(ctx, r, id, &tables[ti]); err != nil {
+				return fmt.Errorf("table %q: %w", tables[ti].Name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
+	}
+	return id, nil
+}
+
+// cellBatch is the number of cells written by one INSERT.
+const cellBatch = 500
+
+func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table) error {
+	var rid int64
+	title := t.Title
+	if title == "" {
+		title = t.Name
+	}
+	if len(title) > 255 {
+		title = title[:255]
+	}
+	err := r.query(ctx, `INSERT INTO analysis_result (analysis_settings, description, result_type) VALUES ($1, $2, $3) RETURNING id`,
+		func(scan func(...any) error) error { return scan(&rid) }, settings, title, resultTypeTable)
+	if err != nil {
+		return fmt.Errorf("insert analysis_result: %w", err)
+	}
+	for ci, c := range t.Columns {
+		if _, err := r.execArgs(ctx, `INSERT INTO analysis_result_column (analysis_result, position, table_name, column_name, unit, kind) VALUES ($1, $2, $3, $4, $5, $6)`,
+			rid, ci, t.Name, c.Name, c.Unit, c.Kind.String()); err != nil {
+			return fmt.Errorf("insert column %q: %w", c.Name, err)
+		}
+	}
+	var args []any
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		n := len(args) / 6
+		var b strings.Builder
+		b.WriteString("INSERT INTO analysis_result_value (analysis_result, table_name, row_index, column_name, value_num, value_text) VALUES ")
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "($%d, $%d, $%d, $%d, $%d, $%d)", 6*i+1, 6*i+2, 6*i+3, 6*i+4, 6*i+5, 6*i+6)
+		}
+		_, err := r.execArgs(ctx, b.String(), args...)
+		args = args[:0]
+		return err
+	}
+	for row := 0; row < t.NumRows(); row++ {
+		for ci := range t.Columns {
+			c := &t.Columns[ci]
+			var num, text any
+			if c.Kind == analysis.Number {
+				if v := c.Num[row]; !math.IsNaN(v) && !math.IsInf(v, 0) {
+					num = v
+				}
+			} else {
+				text = c.Text[row]
+			}
+			args = append(args, rid, t.Name, row, c.Name, num, text)
+			if len(args) >= 6*cellBatch {
+				if err := flush(); err != nil {
+					return fmt.Errorf("insert cells: %w", err)
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("insert cells: %w", err)
+	}
+	return nil
+}
+
+// LoadResult reads a stored result back, without recomputing it.
+func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error) {
+	res := &analysis.Result{Params: map[string]string{}}
+	err := db.readTx(ctx, func(r runner) error {
+		found := false
+		if err := r.query(ctx, `SELECT method FROM analysis_settings WHERE id = $1`, func(scan func(...any) error) error {
+			found = true
+			return scan(&res.Analysis)
+		}, id); err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("%w: %d", ErrNoResult, id)
+		}
+		if err := r.query(ctx, `SELECT name, value FROM analysis_settings_parameter WHERE analysis_settings = $1 ORDER BY name`,
+			func(scan func(...any) error) error {
+				var k, v string
+				if err := scan(&k, &v); err != nil {
+					return err
+				}
+				res.Params[k] = v
+				return nil
+			}, id); err != nil {
+			return fmt.Errorf("read parameters: %w", err)
+		}
+		res.Metric = res.Params["metric"]
+		if err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
+WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
+			var name string
+			if err := scan(&name); err != nil {
+				return err
+			}
+			res.Trials = append(res.Trials, name)
+			return nil
+		}, id); err != nil {
+			return fmt.Errorf("read trials: %w", err)
+		}
+		if _, multi := res.Params["trials"]; !multi && len(res.Trials) == 1 && res.Analysis != "compare" {
+			res.Trial, res.Trials = res.Trials[0], nil
+		}
+		tables := map[string]*analysis.Table{}
+		var order []string
+		if err := r.query(ctx, `SELECT c.table_name, r.description, c.column_name, c.unit, c.kind FROM analysis_result_column c
+JOIN analysis_result r ON r.id = c.analysis_result WHERE r.analysis_settings = $1 ORDER BY r.id, c.position`,
+			func(scan func(...any) error) error {
+				var tn, title, cn, unit, kind string
+				if err := scan(&tn, &title, &cn, &unit, &kind); err != nil {
+					return err
+				}
+				t := tables[tn]
+				if t == nil {
+					t = &analysis.Table{Name: tn, Title: title}
+					tables[tn] = t
+					order = append(order, tn)
+				}
+				k := analysis.Number
+				if kind == analysis.Text.String() {
+					k = analysis.Text
+				}
+				t.Columns = append(t.Columns, analysis.Column{Name: cn, Unit: unit, Kind: k})
+				return nil
+			}, id); err != nil {
+			return fmt.Errorf("read columns: %w", err)
+		}
+		if err := r.query(ctx, `SELECT v.table_name, v.row_index, v.column_name, v.value_num, v.value_text FROM analysis_result_value v
+JOIN analysis_result r ON r.id = v.analysis_result WHERE r.analysis_settings = $1 ORDER BY v.id`,
+			func(scan func(...any) error) error {
+				var tn, cn string
+				var row int
+				var num *float64
+				var text *string
+				if err := scan(&tn, &row, &cn, &num, &text); err != nil {
+					return err
+				}
+				t := tables[tn]
+				if t == nil {
+					return fmt.Errorf("cell of unknown table %q", tn)
+				}
+				c := t.Col(cn)
+				if c == nil {
+					return fmt.Errorf("cell of unknown column %q.%q", tn, cn)
+				}
+				if c.Kind == analysis.Text {
+					s := ""
+					if text != nil {
+						s = *text
+					}
+					for len(c.Text) <= row {
+						c.Text = append(c.Text, "")
+					}
+					c.Text[row] = s
+					return nil
+				}
+				v := math.NaN()
+				if num != nil {
+					v = *num
+				}
+				for len(c.Num) <= row {
+					c.Num = append(c.Num, math.NaN())
+				}
+				c.Num[row] = v
+				return nil
+			}, id); err != nil {
+			return fmt.Errorf("read cells: %w", err)
+		}
+		for _, tn := range order {
+			t := tables[tn]
+			if tn == findingsTable {
+				if c := t.Col("finding"); c != nil {
+					res.Findings = c.Text
+				}
+				continue
+			}
+			res.Tables = append(res.Tables, *t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load result %d: %w", id, err)
+	}
+	return res, nil
+}
+
+// Results lists the stored results, newest first.
+func (db *DB) Results(ctx context.Context) ([]ResultInfo, error) {
+	var out []ResultInfo
+	byID := map[int64]*ResultInfo{}
+	err := db.readTx(ctx, func(r runner) error {
+		if err := r.query(ctx, `SELECT s.id, s.method, COALESCE(p.value, ''),
+(SELECT COUNT(*) FROM analysis_result r WHERE r.analysis_settings = s.id AND r.description <> 'Findings')
+FROM analysis_settings s LEFT JOIN analysis_settings_parameter p ON p.analysis_settings = s.id AND p.name = 'metric'
+ORDER BY s.id DESC`, func(scan func(...any) error) error {
+			var ri ResultInfo
+			if err := scan(&ri.ID, &ri.Analysis, &ri.Metric, &ri.Tables); err != nil {
+				return err
+			}
+			out = append(out, ri)
+			return nil
+		}); err != nil {
+			return err
+		}
+		for i := range out {
+			byID[out[i].ID] = &out[i]
+		}
+		return r.query(ctx, `SELECT s.analysis_settings, COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
+ORDER BY s.analysis_settings, s.position`, func(scan func(...any) error) error {
+			var id int64
+			var name string
+			if err := scan(&id, &name); err != nil {
+				return err
+			}
+			if ri := byID[id]; ri != nil {
+				ri.Trials = append(ri.Trials, name)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list results: %w", err)
+	}
+	return out, nil
+}
+
+// DeleteResult removes a stored result and all its rows.
+func (db *DB) DeleteResult(ctx context.Context, id int64) error {
+	return db.inTx(ctx, func(r runner) error { return deleteResults(ctx, r, `id = $1`, id) })
+}
+
+// deleteResults removes the results whose analysis_settings rows match
+// where (a condition on analysis_settings with one argument). TAUdb's
+// analysis_result has no foreign key to analysis_settings, so its rows are
+// deleted explicitly; our tables cascade from theirs.
+func deleteResults(ctx context.Context, r runner, where string, arg any) error {
+	sel := `SELECT id FROM analysis_settings WHERE ` + where
+	if _, err := r.execArgs(ctx, `DELETE FROM analysis_result WHERE analysis_settings IN (`+sel+`)`, arg); err != nil {
+		return fmt.Errorf("delete analysis results: %w", err)
+	}
+	if _, err := r.execArgs(ctx, `DELETE FROM analysis_settings WHERE `+where, arg); err != nil {
+		return fmt.Errorf("delete analysis settings: %w", err)
+	}
+	return nil
+}
