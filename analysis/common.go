@@ -5,8 +5,11 @@
 // Single-trial analyses: Imbalance (load imbalance per region and the
 // computation/MPI/OpenMP split per thread), Regions (SCALEA's
 // inclusive/exclusive analysis), Summary (SCALEA's execution summary per
-// node, process or thread), Correlate (Pearson correlation across threads).
-// Two-trial analysis: Compare.
+// node, process or thread), Correlate (Pearson correlation across threads),
+// Ratio (a derived metric per region and thread). Two-trial analysis:
+// Compare. Multi-trial analyses over a Series of experiments: Speedup,
+// Improvement, Scalability (efficiency, Karp-Flatt, Amdahl and a fitted
+// performance model per region), MultiRegion and MultiSet.
 //
 // Conventions shared by every analysis:
 //

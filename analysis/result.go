@@ -36,7 +36,9 @@ import (
 // the cells can still rebuild every number.
 type Result struct {
 	// Analysis names the analysis: "imbalance", "regions", "summary",
-	// "correlate" or "compare".
+	// "correlate", "ratio", "compare", "speedup", "improvement",
+	// "scalability", "multiregion" or "multiset" (and, from other packages,
+	// "overhead" and "cluster").
 	Analysis string `json:"analysis"`
 	// Trial names the trial of a single-trial analysis ("" otherwise).
 	Trial string `json:"trial,omitempty"`
