@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/store"
+)
+
+// selection is how a multi-trial command names its trials: a list of ids or
+// names (--trials), or an expression over trial fields and metadata
+// (--where), or both (the listed trials that match).
+type selection struct {
+	trials string
+	where  string
+}
+
+func (s *selection) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&s.trials, "trials", "", "trials by id or name, comma-separated (T1,T2,...)")
+	cmd.Flags().StringVar(&s.where, "where", "", `select trials by an expression, e.g. 'meta["Application"] == "lulesh" && threads >= 16'`)
+}
+
+// whereHelp documents the --where language, shared by the commands' help.
+const whereHelp = `--where EXPR selects trials by an expression (expr-lang syntax) over their
+fields: id, name, application, experiment, threads (total_threads), metrics
+(list of names), and meta, the trial metadata as strings (meta["CPU Cores"]);
+num(s) reads a number from a metadata string ("150 W" gives 150). Example:
+  --where 'application == "matmult" && threads >= 4 && "TIME" in metrics'`
+
+// trialEnv is what a --where expression sees of one trial.
+type trialEnv struct {
+	ID          int64             `expr:"id"`
+	Name        string            `expr:"name"`
+	Application string            `expr:"application"`
+	Experiment  string            `expr:"experiment"`
+	Threads     int               `expr:"threads"`
+	Metrics     []string          `expr:"metrics"`
+	Meta        map[string]string `expr:"meta"`
+}
+
+// Num reads the leading number of a metadata string ("150 W" → 150); a
+// string without one gives 0.
+func (trialEnv) Num(s string) float64 {
+	var v float64
+	fmt.Sscanf(strings.TrimSpace(s), "%g", &v)
+	return v
+}
+
+// selectTrials resolves a selection to trial ids, in the order given (for
+// --trials) or in id order (for --where alone). At least min trials must be
+// selected.
+func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minimum int) ([]int64, error) {
+	if s.trials == "" && s.where == "" {
+		return nil, usagef("choose the trials with --trials T1,T2,... or --where EXPR")
+	}
+	var ids []int64
+	if s.trials != "" {
+		seen := map[int64]bool{}
+		for _, ref := range strings.Split(s.trials, ",") {
+			ref = strings.TrimSpace(ref)
+			if ref == "" {
+				continue
+			}
+			id, err := db.FindTrial(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	if s.where != "" {
+		prog, err := expr.Compile(s.where, expr.Env(trialEnv{}), expr.AsBool(), expr.Function("num", func(args ...any) (any, error) {
+			str, _ := args[0].(string)
+			return trialEnv{}.Num(str), nil
+		}, new(func(string) float64)))
+		if err != nil {
+			return nil, usagef("--where: %v", err)
+		}
+		infos, err := db.Trials(ctx)
+		if err != nil {
+			return nil, err
+		}
+		keep := map[int64]bool{}
+		var matched []int64
+		for _, ti := range infos {
+			meta, err := db.TrialMetadata(ctx, ti.ID)
+			if err != nil {
+				return nil, err
+			}
+			env := trialEnv{ID: ti.ID, Name: ti.Name, Application: ti.Application, Experiment: ti.Experiment,
+				Threads: ti.Threads, Metrics: ti.Metrics, Meta: meta}
+			out, err := expr.Run(prog, env)
+			if err != nil {
+				return nil, fmt.Errorf("--where on trial %d %q: %w", ti.ID, ti.Name, err)
+			}
+			if out.(bool) {
+				keep[ti.ID] = true
+				matched = append(matched, ti.ID)
+			}
+		}
+		if s.trials == "" {
+			ids = matched
+		} else {
+			var both []int64
+			for _, id := range ids {
+				if keep[id] {
+					both = append(both, id)
+				}
+			}
+			ids = both
+		}
+	}
+	if len(ids) < minimum {
+		return nil, fmt.Errorf("the selection holds %d trial(s); this analysis needs at least %d", len(ids), minimum)
+	}
+	return ids, nil
+}

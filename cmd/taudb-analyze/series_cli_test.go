@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+)
+
+// mainInclusive reads the largest ".TAU application" inclusive value over
+// the profile files of a folder, straight from the text.
+func mainInclusive(t *testing.T, dir string) float64 {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "profile.*"))
+	best := 0.0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, `".TAU application" `) {
+				v, err := strconv.ParseFloat(strings.Fields(l)[5], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				best = math.Max(best, v)
+			}
+		}
+	}
+	return best
+}
+
+// TestSpeedupWhereAndTrials loads two applications and selects each series
+// by --where and by --trials; speedup and efficiency equal the values
+// computed here from the raw profile files.
+func TestSpeedupWhereAndTrials(t *testing.T) {
+	var dirs []string
+	for i := 0; i < 8; i++ {
+		dirs = append(dirs, realdata.Real(t, fmt.Sprintf("ParaToolsInc-taucmdr/jupyter/east02-mm-profile/%d", i)))
+	}
+	cpi := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	databases(t, func(t *testing.T, url string) {
+		db := []string{"--db", url}
+		ok(t, nil, append(db, "db", "init")...)
+		for i, d := range dirs {
+			ok(t, nil, append(db, "load", "-n", fmt.Sprintf("mm-%d", i+1), "-a", "matmult", "-x", "east02", d)...)
+		}
+		ok(t, nil, append(db, "load", "-n", "cpi", "-a", "cpi", cpi)...)
+		r := ok(t, nil, append(db, "--format", "json", "speedup", "--where", `application == "matmult" && threads >= 1`)...)
+		var doc struct {
+			Tables []struct {
+				Name string
+				Rows []map[string]any
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		rows := doc.Tables[0].Rows
+		if len(rows) != 8 {
+			t.Fatalf("%d program rows, want the 8 matmult trials", len(rows))
+		}
+		tb := mainInclusive(t, dirs[0])
+		for i, row := range rows {
+			p := float64(i + 1)
+			tp := mainInclusive(t, dirs[i])
+			s, e := row["speedup"].(float64), row["efficiency"].(float64)
+			if math.Abs(s-tb/tp) > 1e-12 || math.Abs(e-tb/(tp*p)) > 1e-12 || row["p"].(float64) != p {
+				t.Errorf("p=%v: speedup %v efficiency %v, want %v %v", p, s, e, tb/tp, tb/(tp*p))
+			}
+		}
+		if rows[0]["speedup"].(float64) != 1 {
+			t.Errorf("baseline speedup %v", rows[0]["speedup"])
+		}
+		// The same trials by --trials, and a subset.
+		r2 := ok(t, nil, append(db, "--format", "json", "speedup", "--trials", "mm-1,mm-2,mm-3,mm-4,mm-5,mm-6,mm-7,mm-8", "--no-save")...)
+		var doc2 struct{ Tables []struct{ Rows []map[string]any } }
+		json.Unmarshal([]byte(r2.stdout), &doc2)
+		a, _ := json.Marshal(doc.Tables[0].Rows)
+		b, _ := json.Marshal(doc2.Tables[0].Rows)
+		if string(a) != string(b) {
+			t.Errorf("--trials and --where disagree")
+		}
+		ok(t, nil, append(db, "scalability", "--where", `meta["Experiment"] == "east02"`, "--predict", "16")...)
+		ok(t, nil, append(db, "multiregion", "--trials", "mm-1,mm-8", "--regions", "^MPI_")...)
+		fails(t, 1, "the selection holds 1 trial(s)", append(db, "speedup", "--where", `name == "cpi"`)...)
+		fails(t, 2, "--where:", append(db, "speedup", "--where", `nosuchfield > 1`)...)
+		fails(t, 2, "choose the trials", append(db, "speedup")...)
+		fails(t, 2, "multiset needs --by", append(db, "multiset", "--trials", "mm-1,mm-2")...)
+	})
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// seriesFlags are the flags of the commands over a series of experiments.
+type seriesFlags struct {
+	sel       selection
+	metric    string
+	aggregate string
+	pFrom     string
+	by        string
+	short     bool
+	noSave    bool
+	table     string
+}
+
+func (f *seriesFlags) register(cmd *cobra.Command) {
+	f.sel.register(cmd)
+	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
+	cmd.Flags().StringVar(&f.aggregate, "aggregate", "max", "value over a trial's threads: max (the slowest thread sets the run time) or mean")
+	cmd.Flags().StringVar(&f.pFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks = MPI ranks), threads, nodes, hosts, or meta:KEY`)
+	cmd.Flags().BoolVar(&f.short, "short-names", false, "align regions across trials by short name (without source location)")
+	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
+	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
+}
+
+func (f *seriesFlags) options() analysis.SeriesOptions {
+	return analysis.SeriesOptions{Metric: f.metric, Aggregate: f.aggregate, ShortNames: f.short}
+}
+
+// runSeries selects and loads the trials, makes the experiment series,
+// runs fn, stores the result unless --no-save and prints it.
+func (a *app) runSeries(cmd *cobra.Command, f *seriesFlags, minimum int, fn func(analysis.Series) (*analysis.Result, error)) error {
+	ctx := cmd.Context()
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ids, err := a.selectTrials(ctx, db, f.sel, minimum)
+	if err != nil {
+		return err
+	}
+	trials := make([]*drg.Trial, len(ids))
+	names := map[string]int{}
+	for i, id := range ids {
+		if trials[i], err = db.LoadTrial(ctx, id); err != nil {
+			return err
+		}
+		names[trials[i].Name]++
+	}
+	for i, t := range trials {
+		if names[t.Name] > 1 {
+			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
+		}
+	}
+	series, err := analysis.NewSeries(trials, f.pFrom, f.by)
+	if err != nil {
+		return err
+	}
+	res, err := fn(series)
+	if err != nil {
+		return err
+	}
+	if !f.noSave {
+		id, err := db.SaveResult(ctx, res, ids)
+		if err != nil {
+			return err
+		}
+		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
+	}
+	return a.printResult(res, f.table)
+}
+
+func (a *app) speedupCmd() *cobra.Command {
+	var f seriesFlags
+	var opt analysis.SpeedupOptions
+	cmd := &cobra.Command{
+		Use:   "speedup --trials T1,T2,... | --where EXPR [--baseline T] [--weak]",
+		Short: "Speedup and efficiency of the program and of every region across process counts",
+		Long: `speedup compares each trial of a series with the baseline (the smallest
+number of processes p_b unless --baseline names a trial):
+
+  strong scaling   speedup = T_b/T_p, efficiency = (T_b*p_b)/(T_p*p)
+  weak (--weak)    efficiency = T_b/T_p, speedup = (p/p_b)*efficiency
+  ideal speedup    p/p_b
+
+for the whole program (T = the main region's inclusive time, the max over
+threads unless --aggregate mean) and for every region (exclusive and
+inclusive). The baseline's speedup is exactly 1. p is the number of distinct
+TAU node ranks (MPI processes) unless --p-from says otherwise.
+
+` + whereHelp,
+		Example: `  taudb-analyze speedup --trials mm-1,mm-2,mm-4,mm-8
+  taudb-analyze speedup --where 'application == "matmult"' --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.SeriesOptions = f.options()
+			return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.Speedup(s, opt) })
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&opt.Baseline, "baseline", "", "the baseline trial (default: the smallest p)")
+	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling (the work grows with p)")
+	return cmd
+}
+
+func (a *app) scalabilityCmd() *cobra.Command {
+	var f seriesFlags
+	var opt analysis.ScalabilityOptions
+	cmd := &cobra.Command{
+		Use:   "scalability --trials ... | --where EXPR [--predict P]",
+		Short: "Per-region efficiency, Karp-Flatt, Amdahl fit and a fitted scaling model",
+		Long: `scalability studies every region across the series: efficiency, the
+Karp-Flatt serial fraction e = (1/S − 1/p')/(1 − 1/p') with p' = p/p_b, an
+Amdahl fit T(p) = T_1(f + (1−f)/p), and a performance model in the spirit of
+Extra-P, c0 + c1*p^i*log2(p)^j (two terms from 5 points on), with i in
+{-1, -1/2, 0, 1/4, ..., 3} and j in {0, 1, 2}, chosen by AICc, with its fit
+error and a prediction at --predict P (default twice the largest p). It ranks
+the regions that stop scaling first (efficiency below --threshold) and those
+whose share of the time grows fastest.
+
+` + whereHelp,
+		Example: `  taudb-analyze scalability --trials mm-1,mm-2,mm-4,mm-8 --predict 64`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.SeriesOptions = f.options()
+			return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.Scalability(s, opt) })
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&opt.Baseline, "baseline", "", "the baseline trial (default: the smallest p)")
+	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling")
+	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "model inclusive values (default exclusive)")
+	cmd.Flags().Float64Var(&opt.Threshold, "threshold", 0.5, "efficiency below which a region has stopped scaling")
+	cmd.Flags().Float64Var(&opt.Predict, "predict", 0, "predict the time at this p (default: twice the largest p)")
+	return cmd
+}
+
+func (a *app) multiregionCmd() *cobra.Command {
+	var f seriesFlags
+	var opt analysis.MultiRegionOptions
+	var pattern string
+	cmd := &cobra.Command{
+		Use:   "multiregion --trials ... | --where EXPR [--regions PATTERN]",
+		Short: "Chosen regions' values across the experiments (SCALEA's multi-region analysis)",
+		Long: `multiregion lists, for the regions whose names match the regular expression
+--regions (default: the top regions), their exclusive and inclusive values
+and shares of the program in every experiment of the series, and the number
+of processes that ran them.
+
+` + whereHelp,
+		Example: `  taudb-analyze multiregion --trials mm-1,mm-8 --regions '^MPI_'`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.SeriesOptions = f.options()
+			return a.runSeries(cmd, &f, 1, func(s analysis.Series) (*analysis.Result, error) { return analysis.MultiRegion(s, pattern, opt) })
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&pattern, "regions", "", "regular expression over region names")
+	return cmd
+}
+
+func (a *app) multisetCmd() *cobra.Command {
+	var f seriesFlags
+	var opt analysis.MultiSetOptions
+	cmd := &cobra.Command{
+		Use:   "multiset --by KEY --trials ... | --where EXPR",
+		Short: "Experiments grouped into sets by a metadata property, one series per set",
+		Long: `multiset groups the experiments into sets by the trial metadata property KEY
+(problem size, network, power cap; several keys comma-separated) and gives
+each set's series across p with speedup and efficiency against the set's
+own baseline (SCALEA's multi-set analysis). When p is the same everywhere it
+becomes a parameter study across the property.
+
+` + whereHelp,
+		Example: `  taudb-analyze multiset --by "Problem Size" --where 'application == "lulesh"'`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.by == "" {
+				return usagef("multiset needs --by KEY")
+			}
+			opt.SeriesOptions = f.options()
+			return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.MultiSet(s, f.by, opt) })
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&f.by, "by", "", "metadata property that defines the sets")
+	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling within each set")
+	return cmd
+}
