@@ -81,7 +81,9 @@ func TestSpeedupWhereAndTrials(t *testing.T) {
 		}
 		// The same trials by --trials, and a subset.
 		r2 := ok(t, nil, append(db, "--format", "json", "speedup", "--trials", "mm-1,mm-2,mm-3,mm-4,mm-5,mm-6,mm-7,mm-8", "--no-save")...)
-		var doc2 struct{ Tables []struct{ Rows []map[string]any } }
+		var doc2 struct {
+			Tables []struct{ Rows []map[string]any }
+		}
 		json.Unmarshal([]byte(r2.stdout), &doc2)
 		a, _ := json.Marshal(doc.Tables[0].Rows)
 		b, _ := json.Marshal(doc2.Tables[0].Rows)
