@@ -90,6 +90,11 @@ func TestSpeedupWhereAndTrials(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("--trials and --where disagree")
 		}
+		var listed []map[string]any
+		lr := ok(t, nil, append(db, "--format", "json", "trials", "--where", `application == "cpi" || name == "mm-8"`)...)
+		if err := json.Unmarshal([]byte(lr.stdout), &listed); err != nil || len(listed) != 2 || listed[0]["name"] != "mm-8" || listed[1]["name"] != "cpi" {
+			t.Errorf("trials --where: %v %v", listed, err)
+		}
 		ok(t, nil, append(db, "scalability", "--where", `meta["Experiment"] == "east02"`, "--predict", "16")...)
 		ok(t, nil, append(db, "multiregion", "--trials", "mm-1,mm-8", "--regions", "^MPI_")...)
 		fails(t, 1, "the selection holds 1 trial(s)", append(db, "speedup", "--where", `name == "cpi"`)...)

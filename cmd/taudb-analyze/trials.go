@@ -9,14 +9,18 @@ import (
 )
 
 func (a *app) trialsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "trials",
+	var where string
+	cmd := &cobra.Command{
+		Use:   "trials [--where EXPR]",
 		Short: "List the stored trials",
 		Long: `trials lists the trials of the database: id, name, the Application and
 Experiment attributes, the number of real threads, the metrics and the data
 source (TAU profiles, ppk, SNAP for TAU XML, ...). With --format json it
-prints one JSON array; an empty database gives [].`,
+prints one JSON array; an empty database gives [].
+
+` + whereHelp,
 		Example: `  taudb-analyze trials
+  taudb-analyze trials --where 'application == "matmult" && threads >= 4'
   taudb-analyze --format json trials`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,6 +33,23 @@ prints one JSON array; an empty database gives [].`,
 			list, err := db.Trials(ctx)
 			if err != nil {
 				return err
+			}
+			if where != "" {
+				ids, err := a.selectTrials(ctx, db, selection{where: where}, 0)
+				if err != nil {
+					return err
+				}
+				keep := map[int64]bool{}
+				for _, id := range ids {
+					keep[id] = true
+				}
+				var sel []store.TrialInfo
+				for _, t := range list {
+					if keep[t.ID] {
+						sel = append(sel, t)
+					}
+				}
+				list = sel
 			}
 			if a.format == "json" {
 				if list == nil {
@@ -55,4 +76,6 @@ prints one JSON array; an empty database gives [].`,
 			return tb.writeText(a.out)
 		},
 	}
+	cmd.Flags().StringVar(&where, "where", "", "list only the trials this expression selects")
+	return cmd
 }
