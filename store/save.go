@@ -389,6 +389,11 @@ type tableRows struct {
 	next func() ([]any, bool)
 }
 
+// beforeTable, when set (by tests only, see export_test.go), is called
+// before SaveTrial writes each table, so that a test can make a save fail
+// at a chosen point instead of after a guessed time.
+var beforeTable func(table string)
+
 // tables lists every table SaveTrial writes, in an order that respects the
 // foreign keys, with generators of their rows. The ids must be set.
 func (p *savePlan) tables() []tableRows {

@@ -32,6 +32,9 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 		if tr.rows == 0 {
 			continue
 		}
+		if beforeTable != nil {
+			beforeTable(tr.table)
+		}
 		if err := insertSQLite(ctx, tx, tr); err != nil {
 			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
 		}
