@@ -37,6 +37,19 @@ func (f *seriesFlags) options() analysis.SeriesOptions {
 // runSeries selects and loads the trials, makes the experiment series,
 // runs fn, stores the result unless --no-save and prints it.
 func (a *app) runSeries(cmd *cobra.Command, f *seriesFlags, minimum int, fn func(analysis.Series) (*analysis.Result, error)) error {
+	return a.runTrials(cmd, f, minimum, func(trials []*drg.Trial) (*analysis.Result, error) {
+		series, err := analysis.NewSeries(trials, f.pFrom, f.by)
+		if err != nil {
+			return nil, err
+		}
+		return fn(series)
+	})
+}
+
+// runTrials selects and loads the trials (at least minimum), runs fn,
+// stores the result unless --no-save and prints it. Trials that share a
+// name are told apart by their ids.
+func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error)) error {
 	ctx := cmd.Context()
 	db, err := a.openDB(ctx, true)
 	if err != nil {
@@ -60,11 +73,7 @@ func (a *app) runSeries(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
 		}
 	}
-	series, err := analysis.NewSeries(trials, f.pFrom, f.by)
-	if err != nil {
-		return err
-	}
-	res, err := fn(series)
+	res, err := fn(trials)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,598 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// Method names, as PerfExplorer writes them to analysis_settings.method.
+const (
+	// MethodKMeans is k-means with k-means++ seeding (see KMeans).
+	MethodKMeans = "K Means"
+	// MethodHierarchical is agglomerative clustering with average linkage
+	// (see Hierarchical).
+	MethodHierarchical = "Hierarchical"
+	// MethodDBSCAN is density-based clustering (see DBSCAN).
+	MethodDBSCAN = "Density Based (DBSCAN)"
+)
+
+// Automatic choices of k.
+const (
+	// AutoSilhouette picks the k in 2..MaxK of largest mean silhouette
+	// (ties: the smaller k); when no k has a positive mean silhouette (no
+	// structure, for example identical threads) the result is one cluster.
+	AutoSilhouette = "silhouette"
+	// AutoGap picks k by the gap statistic (see GapStatistic; k = 1 is
+	// possible and means "no cluster structure").
+	AutoGap = "gap"
+)
+
+// DefaultX is the threshold of the "Over X Percent" reduction when
+// Options.X is 0.
+const DefaultX = 1.0
+
+// Options select the features, the preprocessing and the method of Cluster.
+// Zero values select the defaults named.
+type Options struct {
+	FeatureOptions
+	// Method is MethodKMeans (default; also "kmeans", "k-means"),
+	// MethodHierarchical ("hierarchical", "hac") or MethodDBSCAN
+	// ("dbscan"); case-insensitive.
+	Method string
+	// K is the number of clusters; 0 chooses it automatically (k-means and
+	// hierarchical), by AutoK over 2..MaxK. DBSCAN ignores it.
+	K int
+	// AutoK is AutoSilhouette (default) or AutoGap (k-means only).
+	AutoK string
+	// MaxK is the largest k tried automatically (default DefaultMaxK = 10,
+	// at most n−1 for the silhouette).
+	MaxK int
+	// Normalization is one of the Norm constants or a short name (see
+	// ParseNormalization); default None.
+	Normalization string
+	// Reduction is one of the Reduce constants or a short name (see
+	// ParseReduction); default None.
+	Reduction string
+	// X is the percentage of ReduceOverX (default DefaultX = 1.0).
+	X float64
+	// PCAComponents is the number of principal components ReducePCA keeps;
+	// 0 keeps the fewest reaching PCAVariance of the variance.
+	PCAComponents int
+	// PCAVariance is the variance fraction ReducePCA keeps when
+	// PCAComponents is 0 (default 0.9).
+	PCAVariance float64
+	// Seed seeds every random choice (see NewRand); the default 0 is a
+	// seed like any other.
+	Seed uint64
+	// Restarts is the number of k-means runs (default DefaultRestarts).
+	Restarts int
+	// GapB is the number of reference sets of the gap statistic (default
+	// DefaultGapB).
+	GapB int
+	// Eps is DBSCAN's radius; 0 takes the knee of the k-distance graph
+	// (see KneeEps) of the clustered vectors.
+	Eps float64
+	// MinPts is DBSCAN's minPts (default DefaultMinPts = 4).
+	MinPts int
+	// SilhouetteSample bounds the rows the silhouette is computed over
+	// (default DefaultSilhouetteSample): with more threads, one uniform
+	// random sample of that many (drawn first from the seeded generator)
+	// serves every k tried and the result, distances within the sample
+	// only; threads outside it get a NaN silhouette.
+	SilhouetteSample int
+}
+
+// ParseMethod maps PerfExplorer's method strings and our short names to a
+// Method constant.
+func ParseMethod(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "k means", "kmeans", "k-means":
+		return MethodKMeans, nil
+	case "hierarchical", "hac", "average":
+		return MethodHierarchical, nil
+	case "density based (dbscan)", "dbscan":
+		return MethodDBSCAN, nil
+	}
+	return "", fmt.Errorf("cluster: unknown method %q (want kmeans, hierarchical or dbscan)", s)
+}
+
+// shortMethod is our short name of a method.
+func shortMethod(m string) string {
+	switch m {
+	case MethodHierarchical:
+		return "hierarchical"
+	case MethodDBSCAN:
+		return "dbscan"
+	}
+	return "kmeans"
+}
+
+// Cluster clusters the threads of the given trials (see Features) and
+// reports the clusters. Steps: the feature vectors x[t][r] (raw metric
+// values, missing regions 0); the normalization; the reduction ("Over X
+// Percent" selects regions by their raw totals, PCA projects the normalized
+// vectors); the method on the resulting vectors.
+//
+// Tables:
+//   - "sizes": cluster, size, silhouette (the mean silhouette of its
+//     threads); DBSCAN's noise is cluster −1.
+//   - "averages", "minima", "maxima": cluster, region, value (the mean,
+//     minimum or maximum over the cluster's threads of the raw value, in
+//     the metric's unit) and normalized (of the normalized value), for
+//     every region of the features.
+//   - "membership": trial, node, context, thread, cluster, silhouette
+//     (NaN outside the silhouette sample and for noise).
+//   - "pca": trial, node, context, thread, cluster, pc1, pc2: the scores of
+//     the clustered vectors on their first two principal components.
+//   - "separating": region, eta_squared, rank: η² = SS_between / SS_total
+//     of the normalized value over the clustered threads (noise left out),
+//     SS_between = Σ_c n_c (μ_c − μ)², SS_total = Σ_t (x_t − μ)²; largest
+//     first (NaN, a constant region, last).
+//   - "k" (automatic k): k, silhouette, gap, s_k, log_w, ref_log_w (gap
+//     columns NaN unless AutoK is gap; k = 1 appears with gap only).
+//   - "dendrogram" (hierarchical): step, a, b, height, size (see Merge).
+//   - "quality": k, mean_silhouette, within_ss (W_k), noise.
+func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
+	method, err := ParseMethod(opt.Method)
+	if err != nil {
+		return nil, err
+	}
+	normName, err := ParseNormalization(opt.Normalization)
+	if err != nil {
+		return nil, err
+	}
+	red, err := ParseReduction(opt.Reduction)
+	if err != nil {
+		return nil, err
+	}
+	autoK := strings.ToLower(opt.AutoK)
+	if autoK == "" {
+		autoK = AutoSilhouette
+	}
+	if autoK != AutoSilhouette && autoK != AutoGap {
+		return nil, fmt.Errorf("cluster: unknown automatic k %q (want silhouette or gap)", opt.AutoK)
+	}
+	if autoK == AutoGap && method != MethodKMeans && opt.K == 0 {
+		return nil, fmt.Errorf("cluster: the gap statistic chooses k for k-means only")
+	}
+	if opt.K < 0 || opt.MaxK < 0 || opt.Restarts < 0 || opt.Eps < 0 || opt.MinPts < 0 || opt.X < 0 {
+		return nil, fmt.Errorf("cluster: negative parameter")
+	}
+	fs, err := Features(trials, opt.FeatureOptions)
+	if err != nil {
+		return nil, err
+	}
+	restarts := cmp0(opt.Restarts, DefaultRestarts)
+	maxK := cmp0(opt.MaxK, DefaultMaxK)
+	gapB := cmp0(opt.GapB, DefaultGapB)
+	minPts := cmp0(opt.MinPts, DefaultMinPts)
+	silN := cmp0(opt.SilhouetteSample, DefaultSilhouetteSample)
+	x := opt.X
+	if x == 0 {
+		x = DefaultX
+	}
+	pcaVar := opt.PCAVariance
+	if pcaVar == 0 {
+		pcaVar = 0.9
+	}
+
+	res := &analysis.Result{Analysis: "cluster", Metric: fs.Metric, Params: map[string]string{}}
+	if len(trials) == 1 {
+		res.Trial = trials[0].Name
+	} else {
+		for _, t := range trials {
+			res.Trials = append(res.Trials, t.Name)
+		}
+	}
+	p := res.Params
+	p["metric"] = fs.Metric
+	p["method"] = method
+	p["method_name"] = shortMethod(method)
+	p["normalization"] = normName
+	p["dimension_reduction"] = red
+	p["value"] = "exclusive"
+	if opt.Inclusive {
+		p["value"] = "inclusive"
+	}
+	p["callpath"] = strconv.FormatBool(opt.Callpath)
+	p["seed"] = strconv.FormatUint(opt.Seed, 10)
+	p["silhouette_sample"] = strconv.Itoa(silN)
+	switch red {
+	case ReduceOverX:
+		p["x"] = ftoa(x)
+	case ReducePCA:
+		if opt.PCAComponents > 0 {
+			p["pca_components"] = strconv.Itoa(opt.PCAComponents)
+		} else {
+			p["pca_variance"] = ftoa(pcaVar)
+		}
+	}
+
+	norm, err := Normalize(fs.Data, normName)
+	if err != nil {
+		return nil, err
+	}
+	work := norm
+	switch red {
+	case ReduceOverX:
+		keep := OverX(fs.Data, x)
+		if len(keep) == 0 {
+			return nil, fmt.Errorf("cluster: no region is above %g%% of the total", x)
+		}
+		work = Columns(norm, keep)
+		res.Findf("Over %g percent: %d of %d regions kept.", x, len(keep), fs.Data.D)
+	case ReducePCA:
+		pc, err := PrincipalComponents(norm, opt.PCAComponents, pcaVar)
+		if err != nil {
+			return nil, err
+		}
+		work = pc.Scores
+		res.Findf("PCA: %d principal components of %d dimensions kept.", pc.Kept, fs.Data.D)
+	}
+
+	rng := NewRand(opt.Seed)
+	n := work.N
+	// One silhouette sample for every k and the result, so that the k
+	// compare on the same threads.
+	sample := make([]int, n)
+	for i := range sample {
+		sample[i] = i
+	}
+	if n > silN {
+		sample = rng.Perm(n)[:silN]
+	}
+	var labels []int
+	var ktab *analysis.Table
+	k := opt.K
+	switch method {
+	case MethodKMeans, MethodHierarchical:
+		p["k"] = "auto"
+		if k > 0 {
+			p["k"] = strconv.Itoa(k)
+		} else {
+			p["max_k"] = strconv.Itoa(maxK)
+			p["auto_k"] = autoK
+		}
+		var merges []Merge
+		if method == MethodKMeans {
+			p["restarts"] = strconv.Itoa(restarts)
+			p["max_iter"] = strconv.Itoa(DefaultMaxIter)
+		} else {
+			p["linkage"] = "average"
+			if merges, err = Hierarchical(work); err != nil {
+				return nil, err
+			}
+			res.AddTable(dendrogramTable(merges))
+		}
+		run := func(k int) []int {
+			if method == MethodKMeans {
+				return KMeans(work, k, restarts, 0, rng).Labels
+			}
+			return Cut(merges, n, k)
+		}
+		if k > 0 {
+			labels = run(k)
+			break
+		}
+		var gap GapResult
+		if autoK == AutoGap {
+			p["gap_b"] = strconv.Itoa(gapB)
+			gap = GapStatistic(work, maxK, gapB, restarts, rng)
+		}
+		hi := min(maxK, n-1)
+		var ks, sils, gaps, ss, lw, rlw []float64
+		bestK, bestS := 0, math.Inf(-1)
+		var bestLabels, gapLabels []int
+		for kk := 1; kk <= max(hi, len(gap.Gap)); kk++ {
+			s := math.NaN()
+			var l []int
+			if kk >= 2 && kk <= hi {
+				l = run(kk)
+				s, _ = silhouetteOf(work, l, sample)
+				if s > bestS && s > 0 {
+					bestK, bestS, bestLabels = kk, s, l
+				}
+			}
+			g, sk, a, b := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			if kk <= len(gap.Gap) {
+				g, sk, a, b = gap.Gap[kk-1], gap.S[kk-1], gap.LogW[kk-1], gap.RefLogW[kk-1]
+			} else if kk == 1 {
+				continue
+			}
+			ks, sils, gaps, ss, lw, rlw = append(ks, float64(kk)), append(sils, s), append(gaps, g), append(ss, sk), append(lw, a), append(rlw, b)
+			if autoK == AutoGap && kk == gap.K {
+				gapLabels = l
+			}
+		}
+		kt := analysis.Table{Name: "k", Title: "Automatic k: mean silhouette of the k-clustering; gap statistic Gap(k) = E*[log W_k] − log W_k with s_k = sd_k·sqrt(1+1/B), reference sets uniform over the bounding box of the clustered vectors"}
+		kt.AddNum("k", "", ks)
+		kt.AddNum("silhouette", "", sils)
+		kt.AddNum("gap", "", gaps)
+		kt.AddNum("s_k", "", ss)
+		kt.AddNum("log_w", "", lw)
+		kt.AddNum("ref_log_w", "", rlw)
+		ktab = &kt
+		if autoK == AutoGap {
+			k = gap.K
+			bestLabels = gapLabels
+			if bestLabels == nil {
+				bestLabels = run(k)
+			}
+			res.Findf("The gap statistic chooses k = %d (smallest k with Gap(k) ≥ Gap(k+1) − s_{k+1}).", k)
+		} else {
+			if bestLabels == nil {
+				k = 1
+				bestLabels = make([]int, n)
+				res.Findf("No k in 2..%d has a positive mean silhouette: one cluster.", hi)
+			} else {
+				k = bestK
+				res.Findf("The silhouette chooses k = %d (mean silhouette %.3f, largest over k = 2..%d).", k, bestS, hi)
+			}
+		}
+		labels = bestLabels
+	case MethodDBSCAN:
+		p["min_pts"] = strconv.Itoa(minPts)
+		eps := opt.Eps
+		if eps == 0 {
+			p["eps"] = "knee"
+			eps = KneeEps(work, minPts)
+			res.Findf("DBSCAN eps = %.6g, the knee of the sorted %d-distance graph.", eps, max(minPts-1, 1))
+		} else {
+			p["eps"] = ftoa(eps)
+		}
+		labels = DBSCAN(work, eps, minPts)
+	}
+	if ktab != nil {
+		res.AddTable(*ktab)
+	}
+	meanSil, sil := silhouetteOf(work, labels, sample)
+	if n > silN {
+		res.Findf("Silhouettes are computed on a random sample of %d of the %d threads.", silN, n)
+	}
+	addTables(res, fs, norm, work, labels, sil, meanSil)
+	return res, res.Validate()
+}
+
+// addTables fills the result tables of a labelling.
+func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels []int, sil []float64, meanSil float64) {
+	n := len(labels)
+	ids := []int{}
+	seen := map[int]bool{}
+	for _, l := range labels {
+		if !seen[l] {
+			seen[l] = true
+			ids = append(ids, l)
+		}
+	}
+	sort.Ints(ids)
+	count := map[int]int{}
+	silSum, silN := map[int]float64{}, map[int]int{}
+	for i, l := range labels {
+		count[l]++
+		if !math.IsNaN(sil[i]) {
+			silSum[l] += sil[i]
+			silN[l]++
+		}
+	}
+	k, noise := 0, count[Noise]
+	for _, c := range ids {
+		if c >= 0 {
+			k++
+		}
+	}
+	unit := fs.Metric
+	if (drg.Metric{Name: fs.Metric}).IsTime() {
+		unit = "us"
+	}
+
+	st := analysis.Table{Name: "sizes", Title: "Threads per cluster (−1: DBSCAN noise) and their mean silhouette"}
+	var cl, sz, cs []float64
+	for _, c := range ids {
+		cl = append(cl, float64(c))
+		sz = append(sz, float64(count[c]))
+		if silN[c] > 0 {
+			cs = append(cs, silSum[c]/float64(silN[c]))
+		} else {
+			cs = append(cs, math.NaN())
+		}
+	}
+	st.AddNum("cluster", "", cl)
+	st.AddNum("size", "threads", sz)
+	st.AddNum("silhouette", "", cs)
+	res.AddTable(st)
+
+	for _, agg := range []string{"averages", "minima", "maxima"} {
+		t := analysis.Table{Name: agg, Title: "Per cluster and region: " + agg + " over the cluster's threads of the raw value and of the normalized value"}
+		var c, v, nv []float64
+		var rg []string
+		for _, id := range ids {
+			for r, name := range fs.Regions {
+				a, b := math.Inf(1), math.Inf(1)
+				if agg == "maxima" {
+					a, b = math.Inf(-1), math.Inf(-1)
+				} else if agg == "averages" {
+					a, b = 0, 0
+				}
+				for i, l := range labels {
+					if l != id {
+						continue
+					}
+					x, y := fs.Data.X[i*fs.Data.D+r], norm.X[i*norm.D+r]
+					switch agg {
+					case "averages":
+						a, b = a+x, b+y
+					case "minima":
+						a, b = math.Min(a, x), math.Min(b, y)
+					default:
+						a, b = math.Max(a, x), math.Max(b, y)
+					}
+				}
+				if agg == "averages" {
+					a, b = a/float64(count[id]), b/float64(count[id])
+				}
+				c, rg, v, nv = append(c, float64(id)), append(rg, name), append(v, a), append(nv, b)
+			}
+		}
+		t.AddNum("cluster", "", c)
+		t.AddText("region", rg)
+		t.AddNum("value", unit, v)
+		t.AddNum("normalized", "", nv)
+		res.AddTable(t)
+	}
+
+	mt := analysis.Table{Name: "membership", Title: "Cluster and silhouette of every thread"}
+	pt := analysis.Table{Name: "pca", Title: "Scores of every thread on the first two principal components of the clustered vectors"}
+	tr := make([]string, n)
+	nd, cx, th, lab := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, pnt := range fs.Points {
+		tr[i], nd[i], cx[i], th[i], lab[i] = pnt.Trial, float64(pnt.Node), float64(pnt.Context), float64(pnt.Thread), float64(labels[i])
+	}
+	pc, _ := PrincipalComponents(work, 2, 0)
+	pc1, pc2 := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		pc1[i] = pc.Scores.X[i*pc.Scores.D]
+		if pc.Scores.D > 1 {
+			pc2[i] = pc.Scores.X[i*pc.Scores.D+1]
+		}
+	}
+	for _, t := range []*analysis.Table{&mt, &pt} {
+		t.AddText("trial", tr)
+		t.AddNum("node", "", nd)
+		t.AddNum("context", "", cx)
+		t.AddNum("thread", "", th)
+		t.AddNum("cluster", "", lab)
+	}
+	mt.AddNum("silhouette", "", sil)
+	pt.AddNum("pc1", "", pc1)
+	pt.AddNum("pc2", "", pc2)
+	res.AddTable(mt)
+	res.AddTable(pt)
+
+	eta := EtaSquared(norm, labels)
+	order := make([]int, len(eta))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ea, eb := eta[order[a]], eta[order[b]]
+		if math.IsNaN(eb) {
+			return !math.IsNaN(ea)
+		}
+		return ea > eb
+	})
+	sp := analysis.Table{Name: "separating", Title: "Regions that separate the clusters most: η² = SS_between / SS_total of the normalized value"}
+	var rn []string
+	var ev, rk []float64
+	for i, r := range order {
+		rn, ev, rk = append(rn, fs.Regions[r]), append(ev, eta[r]), append(rk, float64(i+1))
+	}
+	sp.AddText("region", rn)
+	sp.AddNum("eta_squared", "", ev)
+	sp.AddNum("rank", "", rk)
+	res.AddTable(sp)
+
+	q := analysis.Table{Name: "quality", Title: "Number of clusters, mean silhouette, within-cluster sum of squares W_k of the clustered vectors, noise threads"}
+	q.AddNum("k", "", []float64{float64(k)})
+	q.AddNum("mean_silhouette", "", []float64{meanSil})
+	q.AddNum("within_ss", "", []float64{WithinSS(work, labels)})
+	q.AddNum("noise", "threads", []float64{float64(noise)})
+	res.AddTable(q)
+
+	if k == 1 {
+		res.Findf("1 cluster of %d threads.", n)
+	} else {
+		res.Findf("%d clusters of %d threads; mean silhouette %.3f.", k, n, meanSil)
+	}
+	if noise > 0 {
+		res.Findf("%d threads are noise (in no cluster).", noise)
+	}
+	if k > 1 && len(order) > 0 && !math.IsNaN(eta[order[0]]) {
+		res.Findf("The region separating the clusters most is %s (η² = %.3f).", fs.Regions[order[0]], eta[order[0]])
+	}
+}
+
+// EtaSquared returns, for every column of m, η² = SS_between / SS_total
+// over the rows not labelled −1: SS_between = Σ_c n_c (μ_c − μ)², SS_total
+// = Σ_t (x_t − μ)², μ_c the cluster mean and μ the overall mean; NaN when
+// SS_total = 0.
+func EtaSquared(m Matrix, labels []int) []float64 {
+	k := 0
+	for _, l := range labels {
+		k = max(k, l+1)
+	}
+	out := make([]float64, m.D)
+	sum := make([]float64, k)
+	cnt := make([]int, k)
+	for j := 0; j < m.D; j++ {
+		clear(sum)
+		clear(cnt)
+		tot, nn := 0.0, 0
+		for i, l := range labels {
+			if l < 0 {
+				continue
+			}
+			v := m.X[i*m.D+j]
+			sum[l] += v
+			cnt[l]++
+			tot += v
+			nn++
+		}
+		if nn == 0 {
+			out[j] = math.NaN()
+			continue
+		}
+		mu := tot / float64(nn)
+		sst := 0.0
+		for i, l := range labels {
+			if l >= 0 {
+				d := m.X[i*m.D+j] - mu
+				sst += d * d
+			}
+		}
+		ssb := 0.0
+		for c := 0; c < k; c++ {
+			if cnt[c] > 0 {
+				d := sum[c]/float64(cnt[c]) - mu
+				ssb += float64(cnt[c]) * d * d
+			}
+		}
+		if sst <= 0 {
+			out[j] = math.NaN()
+		} else {
+			out[j] = ssb / sst
+		}
+	}
+	return out
+}
+
+// dendrogramTable writes the merges as a table.
+func dendrogramTable(merges []Merge) analysis.Table {
+	t := analysis.Table{Name: "dendrogram", Title: "Average-linkage merges in SciPy's convention: threads are 0..n−1 (membership order), merge i creates cluster n+i"}
+	st, a, b, h, s := make([]float64, len(merges)), make([]float64, len(merges)), make([]float64, len(merges)), make([]float64, len(merges)), make([]float64, len(merges))
+	for i, m := range merges {
+		st[i], a[i], b[i], h[i], s[i] = float64(i), float64(m.A), float64(m.B), m.Height, float64(m.Size)
+	}
+	t.AddNum("step", "", st)
+	t.AddNum("a", "", a)
+	t.AddNum("b", "", b)
+	t.AddNum("height", "", h)
+	t.AddNum("size", "threads", s)
+	return t
+}
+
+// cmp0 returns v, or def when v is 0.
+func cmp0(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// ftoa formats a parameter value.
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

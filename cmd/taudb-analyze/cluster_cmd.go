@@ -1,0 +1,77 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/cluster"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+func (a *app) clusterCmd() *cobra.Command {
+	var f seriesFlags
+	var trial string
+	var opt cluster.Options
+	cmd := &cobra.Command{
+		Use:   "cluster --trial T | --trials ... | --where EXPR [-k K | --max-k N] [--method kmeans|hierarchical|dbscan]",
+		Short: "Cluster threads by their performance behaviour, within a trial or across trials",
+		Long: `cluster groups the threads of one trial (--trial) or of several trials
+together (--trials, --where) by their profiles: one vector per thread, one
+dimension per region of the flat view (--callpath: call-graph nodes too),
+exclusive values (--inclusive: inclusive) of the metric; across trials
+regions are aligned by name and every thread keeps its trial's name; a
+region a thread did not run counts as 0.
+
+  --normalize   none, percent (PerfExplorer's "Percentage of Total"), range
+                ("Range of Total": each region scaled to [0,1]), zscore
+  --reduce      none, over (keep regions above --x percent of the total,
+                PerfExplorer's "Over X Percent"), pca (--pca N components,
+                or enough for 90% of the variance)
+  --method      kmeans (k-means++ seeding, --restarts runs, --seed),
+                hierarchical (average linkage), dbscan (--eps, --min-pts)
+  -k K          the number of clusters; without it k is chosen over
+                2..--max-k by the silhouette (--auto silhouette) or the gap
+                statistic (--auto gap), and the score of every k is listed
+
+It reports cluster sizes, per-cluster average, minimum and maximum of each
+region, every thread's cluster and silhouette, PCA coordinates for a scatter
+plot and the regions that separate the clusters most (η²). The method,
+reduction and normalization are stored with PerfExplorer's strings.
+
+` + whereHelp,
+		Example: `  taudb-analyze cluster --trial matmult -k 3
+  taudb-analyze cluster --trials mm-4,mm-8 --normalize percent --auto gap`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if trial != "" && (f.sel.trials != "" || f.sel.where != "") {
+				return usagef("give --trial or a selection (--trials, --where), not both")
+			}
+			if trial != "" {
+				f.sel.trials = trial
+			}
+			opt.Metric = f.metric
+			return a.runTrials(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
+				return cluster.Cluster(ts, opt)
+			})
+		},
+	}
+	f.sel.register(cmd)
+	cmd.Flags().StringVar(&trial, "trial", "", "one trial (id or name)")
+	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
+	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
+	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
+	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values")
+	cmd.Flags().BoolVar(&opt.Callpath, "callpath", false, "add the call-graph nodes as dimensions")
+	cmd.Flags().StringVar(&opt.Method, "method", "kmeans", "kmeans, hierarchical or dbscan")
+	cmd.Flags().IntVarP(&opt.K, "k", "k", 0, "number of clusters (default: chosen automatically)")
+	cmd.Flags().IntVar(&opt.MaxK, "max-k", 10, "largest k tried automatically")
+	cmd.Flags().StringVar(&opt.AutoK, "auto", "silhouette", "how k is chosen: silhouette or gap")
+	cmd.Flags().StringVar(&opt.Normalization, "normalize", "none", "none, percent, range or zscore")
+	cmd.Flags().StringVar(&opt.Reduction, "reduce", "none", "none, over (Over X Percent) or pca")
+	cmd.Flags().Float64Var(&opt.X, "x", 1.0, "the X of --reduce over")
+	cmd.Flags().IntVar(&opt.PCAComponents, "pca", 0, "principal components kept by --reduce pca (0: 90% of the variance)")
+	cmd.Flags().Uint64Var(&opt.Seed, "seed", 1, "random seed (results reproduce for the same seed)")
+	cmd.Flags().IntVar(&opt.Restarts, "restarts", 10, "k-means runs")
+	cmd.Flags().Float64Var(&opt.Eps, "eps", 0, "DBSCAN radius (0: the knee of the k-distance graph)")
+	cmd.Flags().IntVar(&opt.MinPts, "min-pts", 4, "DBSCAN minPts")
+	return cmd
+}
