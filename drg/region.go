@@ -53,12 +53,12 @@ func (r *Region) HasGroup(g string) bool {
 func (r *Region) Derived() bool { return r.HasGroup("TAU_DERIVED") }
 
 // Sampled reports whether the region holds event-based samples rather than
-// a timer: TAU's "[SAMPLE] f", "[CONTEXT] T", "[UNWIND] g" and ParaProf's
-// "[SUMMARY] f" entries (groups TAU_SAMPLE, TAU_SAMPLE_CONTEXT, TAU_UNWIND).
+// a timer: TAU's "[SAMPLE] f", "[CONTEXT] T", "[UNWIND] g", "[INTERMEDIATE] g"
+// and ParaProf's "[SUMMARY] f" entries (groups TAU_SAMPLE, TAU_SAMPLE_CONTEXT, TAU_UNWIND).
 // Their values attribute again time that the enclosing timers already
 // hold, so the flat view leaves them out.
 func (r *Region) Sampled() bool {
-	for _, p := range []string{"[SAMPLE] ", "[CONTEXT] ", "[UNWIND] ", "[SUMMARY] "} {
+	for _, p := range []string{"[SAMPLE] ", "[CONTEXT] ", "[UNWIND] ", "[SUMMARY] ", "[INTERMEDIATE] "} {
 		if strings.HasPrefix(r.Name, p) {
 			return true
 		}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/overhead"
+)
+
+func (a *app) overheadCmd() *cobra.Command {
+	var f seriesFlags
+	var opt overhead.Options
+	var baseline, rules string
+	var showRules bool
+	cmd := &cobra.Command{
+		Use:   "overhead --trials T1,T2,... | --where EXPR [--baseline T] [--rules FILE] [--region R | --category C]",
+		Short: "SCALEA's overhead breakdown: data movement, synchronization, control of parallelism, ...",
+		Long: `overhead classifies the temporal overhead of each experiment as SCALEA does.
+The total overhead of an experiment with p processes is
+
+  T_o = T_p − T_s/p
+
+with T_p the main region's inclusive time (max over processes unless
+--aggregate mean|min) and T_s the time of the 1-process trial of the set, or
+p_b*T_b of the smallest-p trial (--baseline chooses another), or
+--sequential-time. The regions are classified by rules on their names and
+TAU groups into data movement, synchronization, control of parallelism and
+additional computation (--rules FILE adds, overrides or removes rules;
+--list-rules prints them), loss of parallelism comes from computation
+regions run by one or some of the p processes or replicated on all, and
+
+  unidentified = T_o − identified
+
+exactly. A negative T_o (superlinear speedup) is reported as such. Tables:
+the experiments (Figure 13 of the SCALEA paper), region-to-overhead
+(--region R restricts it), overhead-to-region (--category C), each
+restrictable to a process N or a thread N.C.T (--restrict).
+
+` + whereHelp,
+		Example: `  taudb-analyze overhead --trials mm-1,mm-2,mm-4,mm-8
+  taudb-analyze overhead --where 'application == "matmult"' --rules site.rules --category "data movement"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if showRules {
+				rs := overhead.DefaultRules()
+				if rules != "" {
+					var err error
+					if rs, err = overhead.LoadRules(rules); err != nil {
+						return err
+					}
+				}
+				rt := overhead.RulesTable(rs)
+				tb := resultTable(&rt, true)
+				if a.format == "csv" {
+					return tb.writeCSV(a.out)
+				}
+				return tb.writeText(a.out)
+			}
+			if rules != "" {
+				rs, err := overhead.LoadRules(rules)
+				if err != nil {
+					return err
+				}
+				opt.Rules = rs
+			}
+			opt.Metric, opt.Aggregate = f.metric, f.aggregate
+			return a.runTrials(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
+				series, err := analysis.NewSeries(ts, f.pFrom, "")
+				if err != nil {
+					return nil, err
+				}
+				p := series.Ps()
+				if baseline != "" {
+					for i, t := range ts {
+						if t.Name == baseline {
+							opt.Baseline = &i
+						}
+					}
+					if opt.Baseline == nil {
+						return nil, usagef("--baseline %q is not one of the selected trials", baseline)
+					}
+				}
+				return overhead.Analyze(ts, p, opt)
+			})
+		},
+	}
+	f.sel.register(cmd)
+	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
+	cmd.Flags().StringVar(&f.aggregate, "aggregate", "max", "value over processes: max, mean or min")
+	cmd.Flags().StringVar(&f.pFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks), threads, nodes, hosts, or meta:KEY`)
+	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
+	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
+	cmd.Flags().StringVar(&baseline, "baseline", "", "the baseline trial's name (default: p = 1, else the smallest p)")
+	cmd.Flags().Float64Var(&opt.SequentialTime, "sequential-time", 0, "the sequential time T_s in µs (overrides the baseline)")
+	cmd.Flags().StringVar(&rules, "rules", "", "a rules file that adds, overrides or removes classification rules")
+	cmd.Flags().BoolVar(&showRules, "list-rules", false, "print the classification rules (with --rules applied) and exit")
+	cmd.Flags().StringVar(&opt.Region, "region", "", "region-to-overhead for this region only")
+	cmd.Flags().StringVar(&opt.Category, "category", "", "overhead-to-region for this category only")
+	cmd.Flags().StringVar(&opt.Restrict, "restrict", "", "restrict to a process N or a thread N.C.T")
+	cmd.Flags().StringVar(&opt.Unit, "unit", "process", "what p counts: process, or thread (OpenMP/pthread runs)")
+	return cmd
+}

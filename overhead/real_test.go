@@ -1,0 +1,340 @@
+package overhead
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/drg/reader"
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+)
+
+const east02 = "ParaToolsInc-taucmdr/jupyter/east02-mm-profile/"
+
+// eastSeries reads the np = 1..8 MPI matmult series.
+func eastSeries(t *testing.T) ([]*drg.Trial, []float64) {
+	t.Helper()
+	var trials []*drg.Trial
+	var p []float64
+	for i := 0; i < 8; i++ {
+		tr := readReal(t, fmt.Sprintf("%s%d", east02, i))
+		trials = append(trials, tr)
+		p = append(p, float64(ProcessCount(tr)))
+	}
+	return trials, p
+}
+
+func readReal(t *testing.T, rel string) *drg.Trial {
+	t.Helper()
+	tr, err := reader.Read(realdata.Real(t, rel), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// logTable writes a table to the test log.
+func logTable(t *testing.T, tb *analysis.Table) {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range tb.Columns {
+		fmt.Fprintf(&b, "%-14.14s ", c.Name)
+	}
+	b.WriteString("\n")
+	for i := 0; i < tb.NumRows(); i++ {
+		for _, c := range tb.Columns {
+			if c.Kind == analysis.Text {
+				fmt.Fprintf(&b, "%-14.14s ", c.Text[i])
+			} else {
+				fmt.Fprintf(&b, "%14.1f ", c.Num[i])
+			}
+		}
+		b.WriteString("\n")
+	}
+	t.Logf("%s:\n%s", tb.Name, b.String())
+}
+
+func TestEastSeries(t *testing.T) {
+	trials, p := eastSeries(t)
+	for i, x := range p {
+		if x != float64(i+1) {
+			t.Fatalf("trial %d has %v processes, want %d", i, x, i+1)
+		}
+	}
+	// The MPI regions TAU wrote: only MPI_Init and MPI_Finalize (this
+	// matmult computes the whole product on every rank and sends nothing).
+	for _, tr := range trials {
+		var mpi []string
+		for i := range tr.Regions {
+			if tr.Regions[i].HasGroup("MPI") {
+				mpi = append(mpi, tr.Regions[i].Name)
+			}
+		}
+		sort.Strings(mpi)
+		if strings.Join(mpi, ",") != "MPI_Finalize(),MPI_Init()" {
+			t.Fatalf("%s: MPI regions %q", tr.Name, mpi)
+		}
+	}
+	for _, agg := range []string{AggregateMax, AggregateMean, AggregateMin} {
+		res, err := Analyze(trials, p, Options{Aggregate: agg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkExact(t, res)
+		tot := res.Table("totals")
+		for i := 0; i < tot.NumRows(); i++ {
+			id, un, to := tot.Num("identified", i), tot.Num("unidentified", i), tot.Num("t_o", i)
+			if id+un != to || math.IsNaN(to) {
+				t.Errorf("%s p=%d: identified + unidentified != T_o", agg, i+1)
+			}
+		}
+		if agg != AggregateMax {
+			continue
+		}
+		logTable(t, res.Table("experiments"))
+		logTable(t, tot)
+		// T_s = T_1 = the np=1 ".TAU application" inclusive time; T_p at
+		// np=8 is the largest over the ranks (SOURCES.md: 4.45 s and 9.53 s).
+		if res.Params["t_s"] != "4.453569e+06" || res.Params["baseline"] != "0" {
+			t.Errorf("params %v", res.Params)
+		}
+		for i, tr := range trials {
+			var want float64
+			for _, v := range tr.MainInclusive(tr.TimeMetric()) {
+				want = math.Max(want, v)
+			}
+			if tot.Num("t_p", i) != want {
+				t.Errorf("p=%d: T_p %v, want %v", i+1, tot.Num("t_p", i), want)
+			}
+			if tot.Num("t_o", i) != want-4453569/float64(i+1) && !near(tot.Num("t_o", i), want-4453569/float64(i+1)) {
+				t.Errorf("p=%d: T_o %v", i+1, tot.Num("t_o", i))
+			}
+		}
+		if tot.Num("t_p", 0) != 4453569 || tot.Num("t_p", 7) != 9529715 || tot.Num("t_o", 0) != 0 {
+			t.Errorf("T_p %v .. %v", tot.Num("t_p", 0), tot.Num("t_p", 7))
+		}
+		// MPI_Init and MPI_Finalize are control of parallelism; nothing is
+		// data movement or synchronization.
+		rt := res.Table("regions")
+		for i := 0; i < rt.NumRows(); i++ {
+			name := rt.Text("region", i)
+			if strings.HasPrefix(name, "MPI_") != (rt.Text("category", i) == string(ControlOfParallelism)) ||
+				strings.HasPrefix(name, "MPI_") && rt.Text("sub", i) != SubMPIInitFinalize {
+				t.Errorf("%s %s: %s / %s", name, rt.Text("experiment", i), rt.Text("category", i), rt.Text("sub", i))
+			}
+		}
+		for col := 1; col <= 8; col++ {
+			c := fmt.Sprintf("p%d", col)
+			if cell(t, res, "data movement", "", c) != 0 || cell(t, res, "synchronization", "", c) != 0 {
+				t.Errorf("%s: data movement or synchronization not 0", c)
+			}
+		}
+		// Every rank multiplies the whole matrix: compute and
+		// compute_interchange are replicated code at every p > 1, and
+		// loss of parallelism dominates T_o at p = 8.
+		for _, name := range []string{"void compute(double **, double **, double **, int, int, int) C", "void compute_interchange(double **, double **, double **, int, int, int) C"} {
+			for col := 2; col <= 8; col++ {
+				i := regionRow(res, name, fmt.Sprintf("p=%d", col))
+				if i < 0 || rt.Text("loss_kind", i) != SubReplicated {
+					t.Errorf("%s at p=%d: not replicated", name, col)
+					continue
+				}
+				if want := rt.Num("time", i) * float64(col-1) / float64(col); !near(rt.Num("overhead", i), want) {
+					t.Errorf("%s at p=%d: loss %v, want %v", name, col, rt.Num("overhead", i), want)
+				}
+			}
+		}
+		if l, to := cell(t, res, "loss of parallelism", "", "p8"), cell(t, res, "total overhead", "", "p8"); !(l > 0.9*to) {
+			t.Errorf("p=8: loss %v of T_o %v", l, to)
+		}
+		t.Logf("findings: %q", res.Findings)
+	}
+}
+
+// TestEastRulesFile reclassifies MPI_Finalize as synchronization with a rules
+// file: the table moves its time from control of parallelism to
+// synchronization.
+func TestEastRulesFile(t *testing.T) {
+	trials, p := eastSeries(t)
+	rules, err := LoadRules("../testdata/rules/reclassify_finalize.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := Analyze(trials, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Analyze(trials, p, Options{Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, res)
+	rt := res.Table("regions")
+	for col := 1; col <= 8; col++ {
+		label, c := fmt.Sprintf("p=%d", col), fmt.Sprintf("p%d", col)
+		fin, ini := regionRow(res, "MPI_Finalize()", label), regionRow(res, "MPI_Init()", label)
+		if rt.Text("category", fin) != string(Synchronization) || rt.Text("rule", fin) != "finalize-wait" {
+			t.Errorf("%s: MPI_Finalize %s by %s", label, rt.Text("category", fin), rt.Text("rule", fin))
+		}
+		if got := cell(t, res, "synchronization", "MPI finalize (waiting for the slowest rank)", c); got != rt.Num("time", fin) {
+			t.Errorf("%s: synchronization %v, MPI_Finalize %v", label, got, rt.Num("time", fin))
+		}
+		if got := cell(t, res, "control of parallelism", "MPI init", c); got != rt.Num("time", ini) {
+			t.Errorf("%s: control %v, MPI_Init %v", label, got, rt.Num("time", ini))
+		}
+		if hasRow(res, "control of parallelism", SubMPIInitFinalize) {
+			t.Error("the MPI init/finalize row should be gone")
+		}
+		// Loss of parallelism and T_o do not depend on the MPI rules.
+		if cell(t, res, "loss of parallelism", "", c) != cell(t, before, "loss of parallelism", "", c) ||
+			cell(t, res, "total overhead", "", c) != cell(t, before, "total overhead", "", c) {
+			t.Errorf("%s: loss or T_o changed", label)
+		}
+	}
+}
+
+// TestCPIMPI classifies the MPI calls of Hatchet's cpi trial (4 ranks) in a
+// single experiment with a given sequential time.
+func TestCPIMPI(t *testing.T) {
+	tr := readReal(t, "LLNL-hatchet/tau-cpi-mpi")
+	res, err := Analyze([]*drg.Trial{tr}, []float64{float64(ProcessCount(tr))}, Options{SequentialTime: 40000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, res)
+	want := map[string][2]string{
+		"MPI_Init()":               {"control of parallelism", SubMPIInitFinalize},
+		"MPI_Finalize()":           {"control of parallelism", SubMPIInitFinalize},
+		"MPI_Comm_size()":          {"additional computation", SubUnitID},
+		"MPI_Comm_rank()":          {"additional computation", SubUnitID},
+		"MPI_Get_processor_name()": {"additional computation", SubUnitID},
+		"MPI_Bcast()":              {"data movement", SubMPICollective},
+		"MPI_Reduce()":             {"data movement", SubMPICollective},
+		"MPI_File_open()":          {"data movement", SubMPIIO},
+		"MPI_Info_create()":        {"control of parallelism", SubMPIOther},
+		"MPI_Info_free()":          {"control of parallelism", SubMPIOther},
+		"MPI_Comm_get_attr()":      {"control of parallelism", SubMPIManagement},
+	}
+	rt := res.Table("regions")
+	seen := map[string]bool{}
+	for i := 0; i < rt.NumRows(); i++ {
+		name := rt.Text("region", i)
+		if w, ok := want[name]; ok {
+			seen[name] = true
+			if rt.Text("category", i) != w[0] || rt.Text("sub", i) != w[1] {
+				t.Errorf("%s: %s / %s, want %s / %s", name, rt.Text("category", i), rt.Text("sub", i), w[0], w[1])
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("regions seen %v", seen)
+	}
+	if res.Params["t_s"] != "40000" || cell(t, res, "ideal time", "", "p4") != 10000 {
+		t.Errorf("T_s %v", res.Params["t_s"])
+	}
+	logTable(t, res.Table("experiments"))
+}
+
+// TestWorkflowMPI classifies the richer MPI mix of TAU's workflow example
+// (8 ranks: nonblocking point-to-point, waits, barriers, collectives,
+// Cartesian topologies, ADIOS) and checks the per-process view.
+func TestWorkflowMPI(t *testing.T) {
+	tr := readReal(t, "UO-OACISS-tau2/examples/workflow_consolidation/xmain_0")
+	p := []float64{float64(ProcessCount(tr))}
+	res, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, res)
+	want := map[string][2]string{
+		"MPI_Send()":        {"data movement", SubMPIPointToPoint},
+		"MPI_Isend()":       {"data movement", SubMPIPointToPoint},
+		"MPI_Irecv()":       {"data movement", SubMPIPointToPoint},
+		"MPI_Allreduce()":   {"data movement", SubMPICollective},
+		"MPI_Allgather()":   {"data movement", SubMPICollective},
+		"MPI_Alltoallv()":   {"data movement", SubMPICollective},
+		"MPI_Gather()":      {"data movement", SubMPICollective},
+		"MPI_Barrier()":     {"synchronization", SubMPIBarrier},
+		"MPI_Wait()":        {"synchronization", SubMPIWaitTest},
+		"MPI_Waitall()":     {"synchronization", SubMPIWaitTest},
+		"MPI_Cart_create()": {"control of parallelism", SubMPIManagement},
+		"MPI_Cart_sub()":    {"control of parallelism", SubMPIManagement},
+		"MPI_Comm_dup()":    {"control of parallelism", SubMPIManagement},
+		"ADIOS write":       {"data movement", SubIOLibrary},
+		"ADIOS open":        {"data movement", SubIOLibrary},
+	}
+	rt := res.Table("regions")
+	for name, w := range want {
+		i := regionRow(res, name, "p=8")
+		if i < 0 {
+			t.Errorf("no row for %s", name)
+			continue
+		}
+		if rt.Text("category", i) != w[0] || rt.Text("sub", i) != w[1] {
+			t.Errorf("%s: %s / %s, want %s / %s", name, rt.Text("category", i), rt.Text("sub", i), w[0], w[1])
+		}
+	}
+	// The synchronization of process 0 alone is its own barrier and wait
+	// time; the max over processes is at least as large.
+	r0, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Restrict: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, r0)
+	var sync0 float64
+	m := tr.TimeMetric()
+	for i := range tr.Regions {
+		name := tr.Regions[i].Name
+		if name == "MPI_Barrier()" || name == "MPI_Wait()" || name == "MPI_Waitall()" {
+			sync0 += tr.Values[m].Exclusive[tr.Cell(tr.Regions[i].Flat, tr.ThreadIndex(0, 0, 0))]
+		}
+	}
+	if got := cell(t, r0, "synchronization", "", "p8"); !near(got, sync0) {
+		t.Errorf("process 0 synchronization %v, want %v", got, sync0)
+	}
+	if cell(t, res, "synchronization", "", "p8") < cell(t, r0, "synchronization", "", "p8") {
+		t.Error("max over processes below process 0")
+	}
+	logTable(t, res.Table("experiments"))
+}
+
+// TestOpenMPReal classifies the OPARI2 regions of a 12-thread OpenMP trial,
+// with threads as the unit.
+func TestOpenMPReal(t *testing.T) {
+	tr := readReal(t, "stevenpl98-ParallelFinalProject/parallel-omp12/MULTI__TIME")
+	res, err := Analyze([]*drg.Trial{tr}, []float64{float64(len(tr.Threads))}, Options{Unit: UnitThread, SequentialTime: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, res)
+	rt := res.Table("regions")
+	kinds := map[string]int{}
+	for i := 0; i < rt.NumRows(); i++ {
+		short := MatchName(rt.Text("region", i))
+		var want string
+		switch {
+		case strings.Contains(short, "(barrier enter/exit)"):
+			want = string(Synchronization) + "/" + SubOMPBarrier
+		case strings.Contains(short, "(parallel fork/join)"):
+			want = string(ControlOfParallelism) + "/" + SubOMPForkJoin
+		case strings.Contains(short, "(loop body)"), strings.Contains(short, "(parallel begin/end)"):
+			want = string(Computation) + "/" + SubOMPConstructBody
+		case strings.HasPrefix(short, "MPI_"):
+			want = string(ControlOfParallelism) + "/" + SubMPIInitFinalize
+		default:
+			want = string(Computation) + "/"
+		}
+		kinds[want]++
+		if got := rt.Text("category", i) + "/" + rt.Text("sub", i); got != want {
+			t.Errorf("%s: %s, want %s", short, got, want)
+		}
+	}
+	if kinds[string(Synchronization)+"/"+SubOMPBarrier] == 0 || kinds[string(ControlOfParallelism)+"/"+SubOMPForkJoin] == 0 {
+		t.Errorf("kinds %v", kinds)
+	}
+	logTable(t, res.Table("experiments"))
+}
