@@ -42,8 +42,8 @@ reduction and normalization are stored with PerfExplorer's strings.
   taudb-analyze cluster --trials mm-4,mm-8 --normalize percent --auto gap`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if trial != "" && (f.sel.trials != "" || f.sel.where != "") {
-				return usagef("give --trial or a selection (--trials, --where), not both")
+			if trial != "" && (f.sel.trials != "" || f.sel.where != "" || f.sel.view != "") {
+				return usagef("give --trial or a selection (--trials, --where, --view), not both")
 			}
 			if trial != "" {
 				f.sel.trials = trial

@@ -12,15 +12,18 @@ import (
 
 // selection is how a multi-trial command names its trials: a list of ids or
 // names (--trials), or an expression over trial fields and metadata
-// (--where), or both (the listed trials that match).
+// (--where), or a TAUdb view (--view), or several of them (the trials all of
+// them select).
 type selection struct {
 	trials string
 	where  string
+	view   string
 }
 
 func (s *selection) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&s.trials, "trials", "", "trials by id or name, comma-separated (T1,T2,...)")
 	cmd.Flags().StringVar(&s.where, "where", "", `select trials by an expression, e.g. 'meta["Application"] == "lulesh" && threads >= 16'`)
+	cmd.Flags().StringVar(&s.view, "view", "", "select the trials of a TAUdb view, by id or name (see \"taudb-analyze views\")")
 }
 
 // whereHelp documents the --where language, shared by the commands' help.
@@ -50,11 +53,11 @@ func (trialEnv) Num(s string) float64 {
 }
 
 // selectTrials resolves a selection to trial ids, in the order given (for
-// --trials) or in id order (for --where alone). At least min trials must be
-// selected.
+// --trials) or in id order (for --where or --view alone). At least min
+// trials must be selected.
 func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minimum int) ([]int64, error) {
-	if s.trials == "" && s.where == "" {
-		return nil, usagef("choose the trials with --trials T1,T2,... or --where EXPR")
+	if s.trials == "" && s.where == "" && s.view == "" {
+		return nil, usagef("choose the trials with --trials T1,T2,..., --where EXPR or --view NAME|ID")
 	}
 	var ids []int64
 	if s.trials != "" {
@@ -74,6 +77,21 @@ func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minim
 			}
 		}
 	}
+	if s.view != "" {
+		vid, err := db.FindView(ctx, s.view)
+		if err != nil {
+			return nil, err
+		}
+		vids, err := db.ViewTrials(ctx, vid)
+		if err != nil {
+			return nil, err
+		}
+		if s.trials == "" {
+			ids = vids
+		} else {
+			ids = intersect(ids, vids)
+		}
+	}
 	if s.where != "" {
 		prog, err := expr.Compile(s.where, expr.Env(trialEnv{}), expr.AsBool(), expr.Function("num", func(args ...any) (any, error) {
 			str, _ := args[0].(string)
@@ -86,7 +104,6 @@ func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minim
 		if err != nil {
 			return nil, err
 		}
-		keep := map[int64]bool{}
 		var matched []int64
 		for _, ti := range infos {
 			meta, err := db.TrialMetadata(ctx, ti.ID)
@@ -100,24 +117,32 @@ func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minim
 				return nil, fmt.Errorf("--where on trial %d %q: %w", ti.ID, ti.Name, err)
 			}
 			if out.(bool) {
-				keep[ti.ID] = true
 				matched = append(matched, ti.ID)
 			}
 		}
-		if s.trials == "" {
+		if s.trials == "" && s.view == "" {
 			ids = matched
 		} else {
-			var both []int64
-			for _, id := range ids {
-				if keep[id] {
-					both = append(both, id)
-				}
-			}
-			ids = both
+			ids = intersect(ids, matched)
 		}
 	}
 	if len(ids) < minimum {
 		return nil, fmt.Errorf("the selection holds %d trial(s); this analysis needs at least %d", len(ids), minimum)
 	}
 	return ids, nil
+}
+
+// intersect returns the ids of a that b holds too, in a's order.
+func intersect(a, b []int64) []int64 {
+	in := make(map[int64]bool, len(b))
+	for _, id := range b {
+		in[id] = true
+	}
+	var out []int64
+	for _, id := range a {
+		if in[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
