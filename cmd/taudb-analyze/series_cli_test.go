@@ -96,6 +96,16 @@ func TestSpeedupWhereAndTrials(t *testing.T) {
 			t.Errorf("trials --where: %v %v", listed, err)
 		}
 		ok(t, nil, append(db, "scalability", "--where", `meta["Experiment"] == "east02"`, "--predict", "16")...)
+		// A second copy of the np=2 run is a "version B" whose improvement
+		// over A at p=2 is exactly 1.
+		ok(t, nil, append(db, "load", "-n", "mm-2-again", "-a", "copy", dirs[1])...)
+		ir := ok(t, nil, append(db, "--format", "json", "speedup", "--trials", "mm-1,mm-2", "--compare-set", "mm-2-again", "--no-save")...)
+		var imp struct{ Tables []struct{ Rows []map[string]any } }
+		if err := json.Unmarshal([]byte(ir.stdout), &imp); err != nil || len(imp.Tables[0].Rows) != 1 ||
+			imp.Tables[0].Rows[0]["improvement"].(float64) != 1 || imp.Tables[0].Rows[0]["p"].(float64) != 2 {
+			t.Errorf("improvement: %v %v", imp, err)
+		}
+		fails(t, 1, "a trial is in both sets", append(db, "speedup", "--trials", "mm-1,mm-2", "--compare-set", "mm-2,mm-3")...)
 		ok(t, nil, append(db, "multiregion", "--trials", "mm-1,mm-8", "--regions", "^MPI_")...)
 		fails(t, 1, "the selection holds 1 trial(s)", append(db, "speedup", "--where", `name == "cpi"`)...)
 		fails(t, 2, "--where:", append(db, "speedup", "--where", `nosuchfield > 1`)...)

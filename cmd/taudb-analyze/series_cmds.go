@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
@@ -90,6 +91,7 @@ func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 func (a *app) speedupCmd() *cobra.Command {
 	var f seriesFlags
 	var opt analysis.SpeedupOptions
+	var compareSet string
 	cmd := &cobra.Command{
 		Use:   "speedup --trials T1,T2,... | --where EXPR [--baseline T] [--weak]",
 		Short: "Speedup and efficiency of the program and of every region across process counts",
@@ -105,18 +107,63 @@ threads unless --aggregate mean) and for every region (exclusive and
 inclusive). The baseline's speedup is exactly 1. p is the number of distinct
 TAU node ranks (MPI processes) unless --p-from says otherwise.
 
+--compare-set T1,T2,... compares two versions instead: for every p both sets
+have, improvement = T_A/T_B and change = 100*(T_B−T_A)/T_A of the program
+and of every region, A being the selected trials and B the compare set.
+
 ` + whereHelp,
 		Example: `  taudb-analyze speedup --trials mm-1,mm-2,mm-4,mm-8
   taudb-analyze speedup --where 'application == "matmult"' --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.SeriesOptions = f.options()
-			return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.Speedup(s, opt) })
+			if compareSet == "" {
+				return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.Speedup(s, opt) })
+			}
+			// Version A is the selection, version B the compare set: select
+			// both, load them together, and split them again.
+			ctx := cmd.Context()
+			db, err := a.openDB(ctx, true)
+			if err != nil {
+				return err
+			}
+			idsA, err := a.selectTrials(ctx, db, f.sel, 1)
+			if err != nil {
+				db.Close()
+				return err
+			}
+			idsB, err := a.selectTrials(ctx, db, selection{trials: compareSet}, 1)
+			db.Close()
+			if err != nil {
+				return err
+			}
+			nA := len(idsA)
+			var refs []string
+			for _, id := range append(idsA, idsB...) {
+				refs = append(refs, fmt.Sprint(id))
+			}
+			both := f
+			both.sel = selection{trials: strings.Join(refs, ",")}
+			return a.runTrials(cmd, &both, 2, func(ts []*drg.Trial) (*analysis.Result, error) {
+				if len(ts) != nA+len(idsB) {
+					return nil, fmt.Errorf("--compare-set: a trial is in both sets")
+				}
+				sa, err := analysis.NewSeries(ts[:nA], f.pFrom, "")
+				if err != nil {
+					return nil, err
+				}
+				sb, err := analysis.NewSeries(ts[nA:], f.pFrom, "")
+				if err != nil {
+					return nil, err
+				}
+				return analysis.Improvement(sa, sb, opt.SeriesOptions)
+			})
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&opt.Baseline, "baseline", "", "the baseline trial (default: the smallest p)")
 	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling (the work grows with p)")
+	cmd.Flags().StringVar(&compareSet, "compare-set", "", "a second version's trials (T1,T2,...): improvement per p instead of speedup")
 	return cmd
 }
 
