@@ -100,7 +100,9 @@ func TestSpeedupWhereAndTrials(t *testing.T) {
 		// over A at p=2 is exactly 1.
 		ok(t, nil, append(db, "load", "-n", "mm-2-again", "-a", "copy", dirs[1])...)
 		ir := ok(t, nil, append(db, "--format", "json", "speedup", "--trials", "mm-1,mm-2", "--compare-set", "mm-2-again", "--no-save")...)
-		var imp struct{ Tables []struct{ Rows []map[string]any } }
+		var imp struct {
+			Tables []struct{ Rows []map[string]any }
+		}
 		if err := json.Unmarshal([]byte(ir.stdout), &imp); err != nil || len(imp.Tables[0].Rows) != 1 ||
 			imp.Tables[0].Rows[0]["improvement"].(float64) != 1 || imp.Tables[0].Rows[0]["p"].(float64) != 2 {
 			t.Errorf("improvement: %v %v", imp, err)
