@@ -20,6 +20,11 @@ var ErrNoResult = errors.New("no such result")
 // (dendrogram, histogram, ..., correlation scatterplot); 100 is ours.
 const resultTypeTable = 100
 
+// analysisParam is the analysis_settings_parameter under which a result's
+// analysis name is kept (analysis_settings.method may hold PerfExplorer's
+// method string instead).
+const analysisParam = "_analysis"
+
 // findingsTable is the name under which a result's findings are stored, as
 // a one-column text table.
 const findingsTable = "_findings"
@@ -40,7 +45,9 @@ type ResultInfo struct {
 
 // SaveResult stores a result in one transaction: an analysis_settings row
 // (trial = the first trial, metric = the metric row of that trial named
-// res.Metric when there is one, method = res.Analysis, dimension_reduction
+// res.Metric when there is one, method = PerfExplorer's method string from
+// res.Params["method"] when the analysis has one ("K Means", "Hierarchical",
+// ...) or else res.Analysis, dimension_reduction
 // and normalization from res.Params or "None"), its parameters and trials in
 // analysis_settings_parameter and analysis_settings_trial, one
 // analysis_result row per table (result_type 100, description = the table's
@@ -73,13 +80,20 @@ func (db *DB) SaveResult(ctx context.Context, res *analysis.Result, trials []int
 		if norm == "" {
 			norm = "None"
 		}
+		// method holds PerfExplorer's string where the analysis has one
+		// ("K Means", ...), else the analysis's name; the name is kept as
+		// the parameter "analysis" too.
+		method := res.Params["method"]
+		if method == "" {
+			method = res.Analysis
+		}
 		err := r.query(ctx, `INSERT INTO analysis_settings (trial, metric, method, dimension_reduction, normalization)
 VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error { return scan(&id) },
-			trial, metric, res.Analysis, dim, norm)
+			trial, metric, method, dim, norm)
 		if err != nil {
 			return fmt.Errorf("insert analysis_settings: %w", err)
 		}
-		params := map[string]string{"metric": res.Metric}
+		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis}
 		for k, v := range res.Params {
 			params[k] = v
 		}
@@ -211,6 +225,10 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			return fmt.Errorf("read parameters: %w", err)
 		}
 		res.Metric = res.Params["metric"]
+		if a, ok := res.Params[analysisParam]; ok {
+			res.Analysis = a
+			delete(res.Params, analysisParam)
+		}
 		if err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
 WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
 			var name string
@@ -313,9 +331,10 @@ func (db *DB) Results(ctx context.Context) ([]ResultInfo, error) {
 	var out []ResultInfo
 	byID := map[int64]*ResultInfo{}
 	err := db.readTx(ctx, func(r runner) error {
-		if err := r.query(ctx, `SELECT s.id, s.method, COALESCE(p.value, ''),
-(SELECT COUNT(*) FROM analysis_result r WHERE r.analysis_settings = s.id AND r.description <> 'Findings')
+		if err := r.query(ctx, `SELECT s.id, COALESCE(a.value, s.method), COALESCE(p.value, ''),
+(SELECT COUNT(*) FROM analysis_result r WHERE r.analysis_settings = s.id AND r.description <> 'Findings' AND r.image IS NULL)
 FROM analysis_settings s LEFT JOIN analysis_settings_parameter p ON p.analysis_settings = s.id AND p.name = 'metric'
+LEFT JOIN analysis_settings_parameter a ON a.analysis_settings = s.id AND a.name = '_analysis'
 ORDER BY s.id DESC`, func(scan func(...any) error) error {
 			var ri ResultInfo
 			if err := scan(&ri.ID, &ri.Analysis, &ri.Metric, &ri.Tables); err != nil {

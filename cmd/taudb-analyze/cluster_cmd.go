@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/cluster"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 func (a *app) clusterCmd() *cobra.Command {
@@ -35,7 +38,10 @@ region a thread did not run counts as 0.
 It reports cluster sizes, per-cluster average, minimum and maximum of each
 region, every thread's cluster and silhouette, PCA coordinates for a scatter
 plot and the regions that separate the clusters most (η²). The method,
-reduction and normalization are stored with PerfExplorer's strings.
+reduction and normalization are stored with PerfExplorer's strings, and the
+pictures PerfExplorer's viewer shows (dendrogram, histogram of sizes,
+cluster averages, maxima, minima, PCA scatter: result_type 0, 1, 3, 4, 5, 6)
+as PNG image and thumbnail rows of analysis_result.
 
 ` + whereHelp,
 		Example: `  taudb-analyze cluster --trial matmult -k 3
@@ -49,8 +55,19 @@ reduction and normalization are stored with PerfExplorer's strings.
 				f.sel.trials = trial
 			}
 			opt.Metric = f.metric
-			return a.runTrials(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
+			return a.runTrialsThen(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
 				return cluster.Cluster(ts, opt)
+			}, func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error {
+				// PerfExplorer's viewer shows these pictures of a result.
+				imgs, err := cluster.Images(res)
+				if err != nil {
+					return err
+				}
+				var rows []store.ResultImage
+				for _, im := range imgs {
+					rows = append(rows, store.ResultImage{ResultType: im.ResultType, Description: im.Description, PNG: im.PNG, Thumbnail: im.Thumbnail})
+				}
+				return db.SaveImages(ctx, id, rows)
 			})
 		},
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // seriesFlags are the flags of the commands over a series of experiments.
@@ -51,6 +53,13 @@ func (a *app) runSeries(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 // stores the result unless --no-save and prints it. Trials that share a
 // name are told apart by their ids.
 func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error)) error {
+	return a.runTrialsThen(cmd, f, minimum, fn, nil)
+}
+
+// runTrialsThen is runTrials with a step after the result is stored (not
+// called with --no-save), given the database and the result's id.
+func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error),
+	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
 	ctx := cmd.Context()
 	db, err := a.openDB(ctx, true)
 	if err != nil {
@@ -84,6 +93,11 @@ func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 			return err
 		}
 		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
+		if after != nil {
+			if err := after(ctx, db, id, res); err != nil {
+				return err
+			}
+		}
 	}
 	return a.printResult(res, f.table)
 }

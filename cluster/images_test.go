@@ -1,0 +1,58 @@
+package cluster
+
+import (
+	"bytes"
+	"image/png"
+	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/drg/reader"
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+)
+
+// TestImages draws PerfExplorer's six pictures of a hierarchical clustering
+// of matmult.ppk's 24 threads: every one is a PNG of 640×480 pixels with a
+// 160×120 thumbnail, under PerfExplorer's result_type codes.
+func TestImages(t *testing.T) {
+	tr, err := reader.Read(realdata.Real(t, "UO-OACISS-tau2/perfexplorer/HeatMapSamples/matmult.ppk"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Cluster([]*drg.Trial{tr}, Options{Method: "hierarchical", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := Images(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{ImageDendrogram, ImageHistogram, ImageAverages, ImageMaxima, ImageMinima, ImagePCAScatter}
+	if len(imgs) != len(want) {
+		t.Fatalf("%d images, want %d", len(imgs), len(want))
+	}
+	for i, im := range imgs {
+		if im.ResultType != want[i] {
+			t.Errorf("image %d: result_type %d, want %d", i, im.ResultType, want[i])
+		}
+		for _, c := range []struct {
+			data []byte
+			w, h int
+		}{{im.PNG, 640, 480}, {im.Thumbnail, 160, 120}} {
+			img, err := png.Decode(bytes.NewReader(c.data))
+			if err != nil {
+				t.Fatalf("%s: %v", im.Description, err)
+			}
+			if b := img.Bounds(); b.Dx() != c.w || b.Dy() != c.h {
+				t.Errorf("%s: %dx%d, want %dx%d", im.Description, b.Dx(), b.Dy(), c.w, c.h)
+			}
+		}
+	}
+	// k-means has no dendrogram.
+	res, err = Cluster([]*drg.Trial{tr}, Options{K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imgs, err = Images(res); err != nil || len(imgs) != 5 || imgs[0].ResultType != ImageHistogram {
+		t.Errorf("k-means images: %d, %v", len(imgs), err)
+	}
+}
