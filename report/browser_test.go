@@ -1,0 +1,115 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromiumPath is Debian's Chromium.
+const chromiumPath = "/usr/bin/chromium"
+
+// chromium returns the browser's path, skipping the test when it is absent
+// unless TAUDB_REQUIRE_BROWSER is set (then the test fails).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("TAUDB_REQUIRE_BROWSER") != "" {
+			t.Fatalf("TAUDB_REQUIRE_BROWSER is set but %s is missing: %v", chromiumPath, err)
+		}
+		t.Skipf("no headless browser at %s (apt install chromium); set TAUDB_REQUIRE_BROWSER=1 to make this a failure", chromiumPath)
+	}
+	return chromiumPath
+}
+
+// runChromium runs headless Chromium on page with extra arguments, every
+// remote host unresolvable (so any network request fails), and returns its
+// standard output.
+func runChromium(t *testing.T, page string, extra ...string) string {
+	t.Helper()
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+		"--user-data-dir=" + t.TempDir(), `--host-resolver-rules=MAP * ~NOTFOUND`,
+		"--virtual-time-budget=5000", "--window-size=1280,900"}
+	args = append(append(args, extra...), "file://"+page)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium(t), args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium %s: %v\n%s", filepath.Base(page), err, stderr.String())
+	}
+	return string(out)
+}
+
+var (
+	chartDivRe = regexp.MustCompile(`<div class="chart" id="(chart-\d+)"[^>]*>`)
+	tableRe    = regexp.MustCompile(`(?s)<table class="sortable" id="([^"]+)">.*?<tbody>(.*?)</tbody>`)
+)
+
+// TestBrowser opens the pages in headless Chromium with the network cut
+// off and checks the rendered DOM: every chart div was initialised by
+// ECharts and holds a canvas, the tables have every row, and the hostile
+// region name shows as text. A screenshot of the imbalance page is kept.
+func TestBrowser(t *testing.T) {
+	chromium(t)
+	dir, res := writeReport(t)
+	pages := map[string]int{"01-imbalance.html": 2, "02-regions.html": 1, "04-speedup.html": 2, "05-cluster.html": 2, "06-overhead.html": 1}
+	for file, nCharts := range pages {
+		dom := runChromium(t, filepath.Join(dir, file), "--dump-dom")
+		divs := chartDivRe.FindAllStringSubmatchIndex(dom, -1)
+		if len(divs) != nCharts {
+			t.Errorf("%s: %d chart divs, want %d", file, len(divs), nCharts)
+		}
+		for _, m := range divs {
+			tag := dom[m[0]:m[1]]
+			rest := dom[m[1]:]
+			if end := strings.Index(rest, `<div class="chart"`); end >= 0 {
+				rest = rest[:end]
+			}
+			if !strings.Contains(tag, "_echarts_instance_") || !strings.Contains(rest, "<canvas") {
+				t.Errorf("%s: chart %s was not rendered (no ECharts instance or canvas): %.300s", file, dom[m[2]:m[3]], tag)
+			}
+		}
+		if strings.Contains(dom, `">The chart library`) {
+			t.Errorf("%s: the chart library did not load", file)
+		}
+	}
+
+	dom := runChromium(t, filepath.Join(dir, "01-imbalance.html"), "--dump-dom")
+	imb := res[0].Table("imbalance")
+	for _, m := range tableRe.FindAllStringSubmatch(dom, -1) {
+		if m[1] == "table-3" { // the first of "All tables": imbalance
+			if got := strings.Count(m[2], "<tr>"); got != imb.NumRows() {
+				t.Errorf("imbalance table: %d rows in the DOM, want %d", got, imb.NumRows())
+			}
+		}
+	}
+	if !strings.Contains(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the hostile region name does not show as text")
+	}
+	if strings.Contains(dom, "<script>alert(1)</script>") {
+		t.Error("the hostile region name became an element")
+	}
+
+	shots := os.Getenv("TAUDB_REPORT_ARTEFACTS")
+	if shots == "" {
+		var err error
+		if shots, err = os.MkdirTemp("", "taudb-report-shot-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	png := filepath.Join(shots, "imbalance.png")
+	runChromium(t, filepath.Join(dir, "01-imbalance.html"), "--screenshot="+png)
+	if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s missing or too small: %v", png, err)
+	}
+	t.Logf("screenshot of the imbalance page: %s", png)
+}

@@ -1,0 +1,88 @@
+package report
+
+import (
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+)
+
+func init() {
+	register("speedup", speedupCharts)
+	register("scalability", scalabilityCharts)
+}
+
+// speedupCharts draws the program's speedup and efficiency against p, each
+// with its ideal.
+func speedupCharts(res *analysis.Result) []Chart {
+	t := res.Table("program")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "p", "speedup", "ideal_speedup", "efficiency") {
+		return nil
+	}
+	tbl := subTable(t, "The numbers drawn", nil, "experiment", "p", "time", "speedup", "ideal_speedup", "efficiency")
+	p := nums(t, "p")
+	ones := make([]float64, len(p))
+	for i := range ones {
+		ones[i] = 1
+	}
+	return []Chart{
+		{Title: "Speedup against p", Chart: lineChart("Speedup", "speedup", p,
+			[]lineSeries{{"measured", nums(t, "speedup"), false, false}, {"ideal", nums(t, "ideal_speedup"), true, false}}), Table: tbl},
+		{Title: "Efficiency against p", Chart: lineChart("Efficiency", "efficiency", p,
+			[]lineSeries{{"measured", nums(t, "efficiency"), false, false}, {"ideal", ones, true, false}}), Table: tbl},
+	}
+}
+
+// scalabilityCharts draws the measured program time against p as points,
+// and the speedup with its ideal.
+func scalabilityCharts(res *analysis.Result) []Chart {
+	t := res.Table("program")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "p", "time") {
+		return nil
+	}
+	p := nums(t, "p")
+	out := []Chart{{Title: "Measured program time against p",
+		Chart: lineChart("Measured time", withUnit("time", unitOf(t, "time")), p, []lineSeries{{"measured", nums(t, "time"), false, true}}),
+		Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "time")}}
+	if hasCols(t, "speedup", "ideal_speedup") {
+		out = append(out, Chart{Title: "Speedup against p",
+			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true}, {"ideal", nums(t, "ideal_speedup"), true, false}}),
+			Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "speedup", "ideal_speedup", "efficiency", "karp_flatt")})
+	}
+	return out
+}
+
+// lineSeries is one line of a chart against p.
+type lineSeries struct {
+	name   string
+	y      []float64
+	dashed bool
+	points bool // points only, no line
+}
+
+// lineChart draws series against x on value axes.
+func lineChart(title, yName string, x []float64, series []lineSeries) *charts.Line {
+	line := charts.NewLine()
+	line.SetGlobalOptions(append(initOpts(title),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "p"}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName}),
+	)...)
+	for _, s := range series {
+		data := make([]opts.LineData, 0, len(x))
+		for i := range x {
+			if pt := point(x[i], s.y[i]); pt != nil {
+				data = append(data, opts.LineData{Value: pt})
+			}
+		}
+		var so []charts.SeriesOpts
+		if s.dashed {
+			so = append(so, charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
+		}
+		if s.points {
+			so = append(so, charts.WithLineStyleOpts(opts.LineStyle{Width: 0.0001}),
+				charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 10}))
+		}
+		line.AddSeries(s.name, data, so...)
+	}
+	return line
+}
