@@ -25,6 +25,32 @@ const resultTypeTable = 100
 // method string instead).
 const analysisParam = "_analysis"
 
+// keyParam is the analysis_settings_parameter holding the result's key (see
+// resultKey), by which FindResult finds a result computed the same way.
+const keyParam = "_key"
+
+// resultKey identifies how a result was computed: the analysis, its trials
+// (names and database ids), metric and every parameter (analysis.Result.Key).
+func resultKey(res *analysis.Result, trials []int64) string {
+	return fmt.Sprintf("%s ids=%v", res.Key(), trials)
+}
+
+// FindResult returns the id of a stored result computed the same way as res
+// from the same trials (same analysis, trials, metric and parameters), and
+// whether there is one, so that a study run again can reuse it instead of
+// storing it twice.
+func (db *DB) FindResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, bool, error) {
+	var id int64
+	err := db.readTx(ctx, func(r runner) error {
+		return r.query(ctx, `SELECT analysis_settings FROM analysis_settings_parameter WHERE name = $1 AND value = $2 ORDER BY analysis_settings LIMIT 1`,
+			func(scan func(...any) error) error { return scan(&id) }, keyParam, resultKey(res, trials))
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("find result: %w", err)
+	}
+	return id, id != 0, nil
+}
+
 // findingsTable is the name under which a result's findings are stored, as
 // a one-column text table.
 const findingsTable = "_findings"
@@ -93,7 +119,7 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 		if err != nil {
 			return fmt.Errorf("insert analysis_settings: %w", err)
 		}
-		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis}
+		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials)}
 		for k, v := range res.Params {
 			params[k] = v
 		}
@@ -229,6 +255,7 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			res.Analysis = a
 			delete(res.Params, analysisParam)
 		}
+		delete(res.Params, keyParam)
 		if err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
 WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
 			var name string

@@ -65,7 +65,8 @@ models), an overhead breakdown in SCALEA's classification, and a clustering
 of threads across two trials — plus a load-imbalance analysis, stores every
 result in the database, and writes an HTML report to DIR/report. It needs
 no database server and no network. Running it again reuses the trials
-already loaded.`,
+already loaded and the results already stored (same trials, same
+parameters), and says so.`,
 		Example: `  taudb-analyze demo
   taudb-analyze demo --out /tmp/demo`,
 		Args: cobra.NoArgs,
@@ -174,8 +175,16 @@ func (a *app) runDemo(ctx context.Context, out string) error {
 		if err != nil {
 			return fmt.Errorf("demo: %s: %w", s.what, err)
 		}
-		id, err := db.SaveResult(ctx, res, s.ids)
+		id, found, err := db.FindResult(ctx, res, s.ids)
 		if err != nil {
+			return err
+		}
+		if found {
+			say("  %s: already stored as result %d, reused", s.what, id)
+			results, stored = append(results, res), append(stored, id)
+			continue
+		}
+		if id, err = db.SaveResult(ctx, res, s.ids); err != nil {
 			return err
 		}
 		results, stored = append(results, res), append(stored, id)

@@ -56,7 +56,15 @@ func TestDemo(t *testing.T) {
 	}
 	db.Close()
 	second := run()
-	if !strings.Contains(second, "already loaded") {
-		t.Errorf("second run did not reuse the trials:\n%s", second)
+	if !strings.Contains(second, "already loaded") || strings.Count(second, "reused") != 6 {
+		t.Errorf("second run did not reuse the trials and the six results:\n%s", second)
+	}
+	db, err = store.Open(context.Background(), "sqlite:"+filepath.Join(out, "taudb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if results, err := db.Results(context.Background()); err != nil || len(results) != 6 {
+		t.Errorf("after the second run: %d results %v", len(results), err)
 	}
 }
