@@ -80,7 +80,7 @@ for the embedded database; with neither, the embedded default is used.`,
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "print what is being done")
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
-		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd())
+		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd())
 	return root
 }
 

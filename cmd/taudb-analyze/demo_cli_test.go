@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,5 +68,35 @@ func TestDemo(t *testing.T) {
 	defer db.Close()
 	if results, err := db.Results(context.Background()); err != nil || len(results) != 6 {
 		t.Errorf("after the second run: %d results %v", len(results), err)
+	}
+}
+
+// TestSynthSeriesScalability generates a series with synth and checks that
+// scalability recovers the model T(p) = 100 + 900/p + 5*log2(p) (in ms)
+// from the generated folders loaded like real ones.
+func TestSynthSeriesScalability(t *testing.T) {
+	dir := t.TempDir()
+	r := cli(t, nil, "synth", "--out", dir, "--processes", "1,2,4,8,16,32", "--regions", "20", "--noise", "0", "--imbalance", "0",
+		"--serial", "100000", "--parallel", "900000", "--log", "5000")
+	if r.code != 0 {
+		t.Fatalf("synth: %s", r.stderr)
+	}
+	db := []string{"--db", "sqlite:" + filepath.Join(t.TempDir(), "s.db")}
+	for _, p := range strings.Fields(r.stdout) {
+		ok(t, nil, append(db, "load", "-a", "synth", p)...)
+	}
+	out := ok(t, nil, append(db, "--format", "json", "speedup", "--where", `application == "synth"`, "--no-save")...)
+	var doc struct {
+		Tables []struct{ Rows []map[string]any }
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range doc.Tables[0].Rows {
+		p := row["p"].(float64)
+		model := 1e5 + 9e5/p + 5e3*math.Log2(p)
+		if got := row["time"].(float64); math.Abs(got-model) > 21 {
+			t.Errorf("p=%v: time %v, model %v", p, got, model)
+		}
 	}
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/drg/profile"
+	"github.com/taudb-analyze/taudb-analyze/synth"
+)
+
+func (a *app) synthCmd() *cobra.Command {
+	var s synth.Spec
+	var out, procs string
+	cmd := &cobra.Command{
+		Use:   "synth --out DIR [--processes 1,2,4,8] [--regions R] ...",
+		Short: "Generate TAU profile folders of any size following a scaling model",
+		Long: `synth writes real TAU profile folders (profile.N.C.T files; MULTI__ folders
+with several metrics), one per process count of --processes, into DIR/pP.
+The program's time follows T(p) = serial + parallel/p + log*log2(p) µs,
+split among --regions regions called from main (with --depth 2 also as
+callpaths "main => r"), multiplied on each rank by 1 + imbalance*(rank/(p−1)
+− ½) and by a seeded noise factor 1 + noise*u, u uniform in [−1, 1).
+Counters after TIME (PAPI_TOT_CYC, PAPI_TOT_INS, ...) are proportional to
+time. Use it for benchmarks and for tests that need big or known data.`,
+		Example: `  taudb-analyze synth --out /tmp/series --processes 1,2,4,8,16 --regions 200 --noise 0.02
+  taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("synth needs --out DIR")
+			}
+			var ps []int
+			for _, f := range strings.Split(procs, ",") {
+				p, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil || p < 1 {
+					return usagef("--processes %q: want a comma-separated list of positive counts", procs)
+				}
+				ps = append(ps, p)
+			}
+			for _, p := range ps {
+				spec := s
+				spec.Processes = p
+				spec.Name = fmt.Sprintf("synth-p%d", p)
+				t, err := synth.Generate(spec)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				dir := filepath.Join(out, fmt.Sprintf("p%d", p))
+				if err := profile.Write(dir, t); err != nil {
+					return err
+				}
+				fmt.Fprintln(a.out, dir)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&out, "out", "", "folder to write into")
+	fl.StringVar(&procs, "processes", "1,2,4,8", "process counts of the series")
+	fl.IntVar(&s.ThreadsPerProcess, "threads-per-process", 1, "threads per process")
+	fl.IntVar(&s.Regions, "regions", 100, "regions besides main")
+	fl.IntVar(&s.Depth, "depth", 2, "callpath depth: 1 (flat) or 2")
+	fl.IntVar(&s.Metrics, "metrics", 1, "metrics: TIME, then counters")
+	fl.Float64Var(&s.Serial, "serial", 1e6, "serial time of the model, µs")
+	fl.Float64Var(&s.Parallel, "parallel", 9e6, "parallel work of the model, µs (divided by p)")
+	fl.Float64Var(&s.Log, "log", 5e4, "log2(p) term of the model, µs")
+	fl.Float64Var(&s.Noise, "noise", 0.02, "relative noise amplitude")
+	fl.Float64Var(&s.Imbalance, "imbalance", 0.1, "relative load imbalance from the first to the last rank")
+	fl.Uint64Var(&s.Seed, "seed", 1, "random seed")
+	return cmd
+}
