@@ -59,6 +59,16 @@ type ImbalanceOptions struct {
 // (computation + mpi + openmp), which is 0 when the main region encloses
 // every other timer of the thread. The split always uses exclusive values,
 // whatever Inclusive says.
+//
+// Table "heatmap", the thread × region matrix in long form, one row per
+// (thread, region), threads in trial order then regions in the order of
+// the "imbalance" table: thread ("N.C.T"), region (the row's name in the
+// "imbalance" table, a callpath in the callpath view) and value (the
+// chosen exclusive or inclusive value of the region on the thread; NaN
+// where the thread has no record). It holds the first HeatmapRegions rows
+// of the "imbalance" table and the first HeatmapThreads threads; the title
+// states the limits, and Params "heatmap_regions" / "heatmap_threads" give
+// the counts kept when a limit leaves some out.
 func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	m, err := resolveMetric(t, opt.Metric)
 	if err != nil {
@@ -99,6 +109,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	vals := column(t, m, opt.Inclusive)
 	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
 	var (
+		kept                                                         []int
 		names, classes, minTh, maxTh                                 []string
 		nPresent, mean, mn, mx, sd, bal, imb, sev, save, savePct, cv []float64
 	)
@@ -107,6 +118,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 		if s.n == 0 {
 			continue
 		}
+		kept = append(kept, n)
 		names = append(names, t.Nodes[n].Name)
 		classes = append(classes, Classify(SplitRules, &t.Regions[t.Nodes[n].Region]))
 		depth = append(depth, float64(t.Nodes[n].Depth))
@@ -150,16 +162,23 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	tb.AddNum("max_minus_mean", unit, save)
 	tb.AddNum("saving_percent", "%", savePct)
 	tb.AddNum("cv", "", cv)
-	permuteTable(&tb, order(len(names), func(i, j int) bool {
+	idx := order(len(names), func(i, j int) bool {
 		if save[i] != save[j] {
 			return save[i] > save[j]
 		}
 		return names[i] < names[j]
-	}))
+	})
+	permuteTable(&tb, idx)
 	res.AddTable(tb)
 
 	split := threadSplit(t, m)
 	res.AddTable(split)
+
+	top := make([]int, 0, min(HeatmapRegions, len(idx)))
+	for _, i := range idx[:min(HeatmapRegions, len(idx))] {
+		top = append(top, kept[i])
+	}
+	res.AddTable(heatmapTable(t, m, vals, top, len(idx), opt.Inclusive, res))
 
 	// Findings: the regions whose balancing would save the most.
 	ib := res.Table("imbalance")
@@ -183,6 +202,62 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 			meanOf(comp), meanOf(mpi), meanOf(omp), t.Metrics[m].Name, mpi[lo], split.Text("thread", lo), mpi[hi], split.Text("thread", hi))
 	}
 	return res, nil
+}
+
+// HeatmapRegions and HeatmapThreads bound Imbalance's "heatmap" table: the
+// regions (or nodes) ranked first in the "imbalance" table, and the threads
+// first in trial order.
+const (
+	HeatmapRegions = 25
+	HeatmapThreads = 1024
+)
+
+// heatmapTable builds Imbalance's "heatmap" table over nodes (the first
+// rows of the "imbalance" table, in its order; of nRanked) and the first
+// HeatmapThreads threads. When a limit cuts the content, Params
+// "heatmap_regions" and "heatmap_threads" give the counts kept.
+func heatmapTable(t *drg.Trial, m int, vals []float64, nodes []int, nRanked int, inclusive bool, res *Result) Table {
+	nt := len(t.Threads)
+	nth := min(nt, HeatmapThreads)
+	what := "region"
+	if res.Params["view"] == "callpath" {
+		what = "call-graph node"
+	}
+	title := fmt.Sprintf("Thread × %s heat map: %s %s of the %s on the thread (NaN where the thread has no record); ", what,
+		valueKind(inclusive), t.Metrics[m].Name, what)
+	if nRanked > len(nodes) {
+		title += fmt.Sprintf("the top %d of %d %ss of the imbalance table (limit %d)", len(nodes), nRanked, what, HeatmapRegions)
+		res.Params["heatmap_regions"] = fmt.Sprint(len(nodes))
+	} else {
+		title += fmt.Sprintf("all %d %ss of the imbalance table", len(nodes), what)
+	}
+	if nt > nth {
+		title += fmt.Sprintf(", the first %d of %d threads (limit %d)", nth, nt, HeatmapThreads)
+		res.Params["heatmap_threads"] = fmt.Sprint(nth)
+	} else {
+		title += fmt.Sprintf(", all %d threads", nt)
+	}
+	rows := nth * len(nodes)
+	ths := make([]string, 0, rows)
+	regs := make([]string, 0, rows)
+	vs := make([]float64, 0, rows)
+	for th := 0; th < nth; th++ {
+		label := threadLabel(t, th)
+		for _, n := range nodes {
+			ths = append(ths, label)
+			regs = append(regs, t.Nodes[n].Name)
+			v := math.NaN()
+			if t.Present.Get(n*nt + th) {
+				v = vals[n*nt+th]
+			}
+			vs = append(vs, v)
+		}
+	}
+	tb := Table{Name: "heatmap", Title: title}
+	tb.AddText("thread", ths)
+	tb.AddText("region", regs)
+	tb.AddNum("value", unitOf(t, m), vs)
+	return tb
 }
 
 // Balance returns PerfExplorer's LOAD_BALANCE mean/max: 1 for a balanced

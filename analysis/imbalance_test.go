@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -280,4 +282,116 @@ func TestImbalanceBadOptions(t *testing.T) {
 	flat := build(t, spec{name: "flat", threads: threads("0.0.0"), recs: []rec{{node: "f", excl: 1, incl: 1, calls: 1}}})
 	_, err = Imbalance(flat, ImbalanceOptions{Callpath: true})
 	wantErr(t, "callpath without callpaths", err, "no callpath")
+}
+
+func TestImbalanceHeatmapByHand(t *testing.T) {
+	tr := handTrial(t)
+	for _, inclusive := range []bool{false, true} {
+		res, err := Imbalance(tr, ImbalanceOptions{Inclusive: inclusive})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ib := mustTable(t, res, "imbalance")
+		hm := mustTable(t, res, "heatmap")
+		if hm.NumRows() != 4*ib.NumRows() {
+			t.Fatalf("heatmap: %d rows, want %d", hm.NumRows(), 4*ib.NumRows())
+		}
+		if _, ok := res.Params["heatmap_regions"]; ok {
+			t.Errorf("heatmap_regions set without a cut: %v", res.Params)
+		}
+		if _, ok := res.Params["heatmap_threads"]; ok {
+			t.Errorf("heatmap_threads set without a cut: %v", res.Params)
+		}
+		if !strings.Contains(hm.Title, "all 5 regions") || !strings.Contains(hm.Title, "all 4 threads") {
+			t.Errorf("heatmap title %q", hm.Title)
+		}
+		if hm.Col("value").Unit != ib.Col("mean").Unit {
+			t.Errorf("heatmap unit %q", hm.Col("value").Unit)
+		}
+		// Threads in trial order, regions in the imbalance table's order.
+		ths := []string{"0.0.0", "0.0.1", "1.0.0", "1.0.1"}
+		for i := 0; i < hm.NumRows(); i++ {
+			if hm.Text("thread", i) != ths[i/ib.NumRows()] || hm.Text("region", i) != ib.Text("region", i%ib.NumRows()) {
+				t.Fatalf("heatmap row %d: %s %s", i, hm.Text("thread", i), hm.Text("region", i))
+			}
+		}
+		val := func(th, region string) float64 {
+			for i := 0; i < hm.NumRows(); i++ {
+				if hm.Text("thread", i) == th && hm.Text("region", i) == region {
+					return hm.Num("value", i)
+				}
+			}
+			t.Fatalf("heatmap: no row %s %s", th, region)
+			return 0
+		}
+		near(t, "work 0.0.0", val("0.0.0", hWork), 40)
+		near(t, "work 1.0.1", val("1.0.1", hWork), 10)
+		near(t, "recv 0.0.1", val("0.0.1", hRecv), 30)
+		near(t, "parallel 1.0.0", val("1.0.0", hParallel), math.NaN())
+		near(t, "fwrite 0.0.0", val("0.0.0", hWrite), math.NaN())
+		near(t, "fwrite 1.0.1", val("1.0.1", hWrite), 5)
+		mainWant := []float64{30, 40, 50, 45}
+		if inclusive {
+			mainWant = []float64{100, 100, 100, 100}
+		}
+		for k, th := range ths {
+			near(t, "main "+th, val(th, hMain), mainWant[k])
+		}
+	}
+
+	res, err := Imbalance(tr, ImbalanceOptions{Callpath: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm := mustTable(t, res, "heatmap")
+	ib := mustTable(t, res, "imbalance")
+	for i := 0; i < ib.NumRows(); i++ {
+		if hm.Text("region", i) != ib.Text("node", i) {
+			t.Errorf("callpath heatmap row %d: %q, want %q", i, hm.Text("region", i), ib.Text("node", i))
+		}
+	}
+	if !strings.Contains(hm.Title, "call-graph node") {
+		t.Errorf("callpath heatmap title %q", hm.Title)
+	}
+}
+
+func TestImbalanceHeatmapLimits(t *testing.T) {
+	nt := HeatmapThreads + 3
+	ids := make([]drg.ThreadID, nt)
+	for i := range ids {
+		ids[i] = drg.ThreadID{Node: i}
+	}
+	s := spec{name: "wide", threads: ids}
+	for th := 0; th < nt; th++ {
+		s.recs = append(s.recs, rec{node: "main", th: th, excl: 1, incl: 1000, calls: 1})
+		if th < 2 {
+			for r := 0; r < HeatmapRegions+5; r++ {
+				v := float64(r + 1 + th*100)
+				s.recs = append(s.recs, rec{node: fmt.Sprintf("r%02d", r), th: th, excl: v, incl: v, calls: 1})
+			}
+		}
+	}
+	res, err := Imbalance(build(t, s), ImbalanceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib := mustTable(t, res, "imbalance")
+	hm := mustTable(t, res, "heatmap")
+	if hm.NumRows() != HeatmapThreads*HeatmapRegions {
+		t.Fatalf("heatmap: %d rows, want %d", hm.NumRows(), HeatmapThreads*HeatmapRegions)
+	}
+	if res.Params["heatmap_regions"] != "25" || res.Params["heatmap_threads"] != "1024" {
+		t.Errorf("params %v", res.Params)
+	}
+	if !strings.Contains(hm.Title, "top 25 of 31") || !strings.Contains(hm.Title, "first 1024 of 1027 threads") {
+		t.Errorf("title %q", hm.Title)
+	}
+	for i := 0; i < HeatmapRegions; i++ {
+		if hm.Text("region", i) != ib.Text("region", i) {
+			t.Errorf("row %d region %q, want %q", i, hm.Text("region", i), ib.Text("region", i))
+		}
+	}
+	if last := hm.Text("thread", hm.NumRows()-1); last != "1023.0.0" {
+		t.Errorf("last thread %q", last)
+	}
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -177,6 +178,14 @@ func (s scope) main(perThread []float64) float64 {
 // 100*value/(the node's inclusive value). For a consistent profile the
 // percentages sum to 100 for every scope but "max" (whose values come from
 // different threads).
+//
+// Table "callgraph" (only when the trial has callpaths): the call graph of
+// the tree view (drg.Trial.Tree), one row per node reached depth first from
+// the roots, children by descending value: node, parent ("" for a root),
+// region, inclusive (the node's inclusive value reduced by the scope) and
+// depth (0 for a root). Nodes the scope has no record of are left out with
+// their subtrees. At most CallgraphNodes rows; the title states the limit
+// and, when it cuts the graph, Params "callgraph_nodes" the count kept.
 func Regions(t *drg.Trial, opt RegionsOptions) (*Result, error) {
 	m, err := resolveMetric(t, opt.Metric)
 	if err != nil {
@@ -259,12 +268,80 @@ func Regions(t *drg.Trial, opt RegionsOptions) (*Result, error) {
 		res.Findf("No region has a record for %s.", sc.describe())
 	}
 
+	if tree.Kind != drg.NoCallpaths {
+		res.AddTable(callgraphTable(t, m, sc, tree, res))
+	}
 	if parent < 0 {
 		res.Findf("No children table: the callpaths do not form a complete tree (%s); name a node with the children option.", tree.Kind)
 		return res, nil
 	}
 	res.AddTable(childrenTable(t, m, sc, tree, parent, res))
 	return res, nil
+}
+
+// CallgraphNodes bounds Regions' "callgraph" table.
+const CallgraphNodes = 2000
+
+// callgraphTable builds Regions' "callgraph" table: the tree view walked
+// depth first from its roots, children by descending value.
+func callgraphTable(t *drg.Trial, m int, sc scope, tree drg.Tree, res *Result) Table {
+	in := t.Values[m].Inclusive
+	var nodes, parents, regions []string
+	var vals, depths []float64
+	seen := make([]bool, len(t.Nodes))
+	total, truncated := 0, false
+	var walk func(n, parent, depth int)
+	walk = func(n, parent, depth int) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		v, present := sc.reduce(t, in, n)
+		if !present {
+			return
+		}
+		total++
+		if len(nodes) >= CallgraphNodes {
+			truncated = true
+		} else {
+			pn := ""
+			if parent >= 0 {
+				pn = t.Nodes[parent].Name
+			}
+			nodes = append(nodes, t.Nodes[n].Name)
+			parents = append(parents, pn)
+			regions = append(regions, t.Regions[t.Nodes[n].Region].Name)
+			vals = append(vals, v)
+			depths = append(depths, float64(depth))
+		}
+		kids := append([]int(nil), tree.Children[n]...)
+		kv := make(map[int]float64, len(kids))
+		for _, c := range kids {
+			kv[c], _ = sc.reduce(t, in, c)
+		}
+		sort.SliceStable(kids, func(i, j int) bool { return kv[kids[i]] > kv[kids[j]] })
+		for _, c := range kids {
+			walk(c, n, depth+1)
+		}
+	}
+	for _, r := range tree.Roots {
+		walk(r, -1, 0)
+	}
+	title := fmt.Sprintf("Call graph (tree view, %s callpaths): inclusive %s of every node (%s), depth first from the roots (depth 0), children by descending value; nodes the scope has no record of are left out with their subtrees",
+		tree.Kind, t.Metrics[m].Name, sc.describe())
+	if truncated {
+		title += fmt.Sprintf("; the first %d of %d nodes (limit %d)", len(nodes), total, CallgraphNodes)
+		res.Params["callgraph_nodes"] = strconv.Itoa(len(nodes))
+	} else {
+		title += fmt.Sprintf("; all %d nodes (limit %d)", len(nodes), CallgraphNodes)
+	}
+	tb := Table{Name: "callgraph", Title: title}
+	tb.AddText("node", nodes)
+	tb.AddText("parent", parents)
+	tb.AddText("region", regions)
+	tb.AddNum("inclusive", unitOf(t, m), vals)
+	tb.AddNum("depth", "", depths)
+	return tb
 }
 
 // childrenTable builds Regions' "children" table for node parent.

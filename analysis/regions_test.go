@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -225,4 +227,86 @@ func TestRegionsBadOptions(t *testing.T) {
 	real := readReal(t, cpiMPI)
 	_, err = Regions(real, RegionsOptions{Of: "9.0.0"})
 	wantErr(t, "unknown thread on cpi", err, "9.0.0")
+}
+
+func TestRegionsCallgraphByHand(t *testing.T) {
+	tr := handTrial(t)
+	res, err := Regions(tr, RegionsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg := mustTable(t, res, "callgraph")
+	type want struct {
+		node, parent, region string
+		incl, depth          float64
+	}
+	// Mean over threads, absent as 0; children by descending value, ties in
+	// trial order.
+	wants := []want{
+		{hMain, "", hMain, 100, 0},
+		{hMain + " => " + hWork, hMain, hWork, 25, 1},
+		{hMain + " => " + hRecv, hMain, hRecv, 25, 1},
+		{hMain + " => " + hParallel, hMain, hParallel, 7.5, 1},
+		{hMain + " => " + hWrite, hMain, hWrite, 1.25, 1},
+	}
+	if cg.NumRows() != len(wants) {
+		t.Fatalf("callgraph: %d rows, want %d", cg.NumRows(), len(wants))
+	}
+	for i, w := range wants {
+		if cg.Text("node", i) != w.node || cg.Text("parent", i) != w.parent || cg.Text("region", i) != w.region {
+			t.Errorf("row %d: %s / %s / %s, want %+v", i, cg.Text("node", i), cg.Text("parent", i), cg.Text("region", i), w)
+		}
+		near(t, w.node+" inclusive", cg.Num("inclusive", i), w.incl)
+		near(t, w.node+" depth", cg.Num("depth", i), w.depth)
+	}
+	if cg.Col("inclusive").Unit != "us" {
+		t.Errorf("unit %q", cg.Col("inclusive").Unit)
+	}
+	if _, ok := res.Params["callgraph_nodes"]; ok || !strings.Contains(cg.Title, "all 5 nodes") {
+		t.Errorf("params %v, title %q", res.Params, cg.Title)
+	}
+
+	// One thread: parallel is absent on 1.0.1 and left out.
+	res, err = Regions(tr, RegionsOptions{Of: "1.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg = mustTable(t, res, "callgraph")
+	if cg.NumRows() != 4 || cg.Find("node", hMain+" => "+hParallel) >= 0 {
+		t.Errorf("1.0.1 callgraph: %d rows", cg.NumRows())
+	}
+	near(t, "1.0.1 recv", cg.Num("inclusive", row(t, cg, "node", hMain+" => "+hRecv)), 40)
+	if cg.Text("node", 1) != hMain+" => "+hRecv {
+		t.Errorf("1.0.1: first child %q, want MPI_Recv (40)", cg.Text("node", 1))
+	}
+}
+
+func TestRegionsCallgraphFlatAndCap(t *testing.T) {
+	flat := spec{name: "flat", threads: threads("0.0.0")}
+	flat.recs = []rec{{node: "main", excl: 1, incl: 2, calls: 1}, {node: "work", excl: 1, incl: 1, calls: 1}}
+	res, err := Regions(build(t, flat), RegionsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Table("callgraph") != nil {
+		t.Error("callgraph table for a trial without callpaths")
+	}
+
+	wide := spec{name: "wide", threads: threads("0.0.0")}
+	n := CallgraphNodes + 50
+	wide.recs = []rec{{node: "main", excl: 1, incl: float64(n + 1), calls: 1}}
+	for i := 0; i < n; i++ {
+		wide.recs = append(wide.recs, rec{node: fmt.Sprintf("main => f%04d", i), excl: 1, incl: 1, calls: 1, alsoFlatOfLeaf: true})
+	}
+	res, err = Regions(build(t, wide), RegionsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg := mustTable(t, res, "callgraph")
+	if cg.NumRows() != CallgraphNodes || res.Params["callgraph_nodes"] != "2000" {
+		t.Errorf("capped callgraph: %d rows, params %v", cg.NumRows(), res.Params)
+	}
+	if !strings.Contains(cg.Title, "first 2000 of 2051 nodes") {
+		t.Errorf("title %q", cg.Title)
+	}
 }

@@ -61,8 +61,13 @@ var (
 func TestBrowser(t *testing.T) {
 	chromium(t)
 	dir, res := writeReport(t)
-	pages := map[string]int{"01-imbalance.html": 2, "02-regions.html": 1, "04-speedup.html": 2, "05-cluster.html": 2, "06-overhead.html": 1}
-	for file, nCharts := range pages {
+	used := map[string]bool{}
+	for i, r := range res {
+		file := pageFile(i+1, r.Analysis, used)
+		nCharts := chartCounts[r.Analysis]
+		if nCharts == 0 {
+			t.Errorf("%s: no charts expected", file)
+		}
 		dom := runChromium(t, filepath.Join(dir, file), "--dump-dom")
 		divs := chartDivRe.FindAllStringSubmatchIndex(dom, -1)
 		if len(divs) != nCharts {
@@ -81,16 +86,33 @@ func TestBrowser(t *testing.T) {
 		if strings.Contains(dom, `">The chart library`) {
 			t.Errorf("%s: the chart library did not load", file)
 		}
+		// Every chart has its numbers drawn, then come the result's tables.
+		if got, want := len(tableRe.FindAllStringSubmatch(dom, -1)), nCharts+len(r.Tables); got != want {
+			t.Errorf("%s: %d sortable tables, want %d", file, got, want)
+		}
+		for _, bad := range []string{"<script>alert(1)</script>", "<b>app</b>", "<u>TWICE</u>", "<A>"} {
+			if strings.Contains(dom, bad) {
+				t.Errorf("%s: %q became markup", file, bad)
+			}
+		}
+		if strings.Contains(dom, "alert(") && !strings.Contains(dom, "&lt;script&gt;alert(") {
+			t.Errorf("%s: a hostile name is shown but not as escaped text", file)
+		}
 	}
 
 	dom := runChromium(t, filepath.Join(dir, "01-imbalance.html"), "--dump-dom")
 	imb := res[0].Table("imbalance")
+	found := false
 	for _, m := range tableRe.FindAllStringSubmatch(dom, -1) {
-		if m[1] == "table-3" { // the first of "All tables": imbalance
+		if m[1] == "table-"+itoa(chartCounts["imbalance"]+1) { // the first of "All tables": imbalance
+			found = true
 			if got := strings.Count(m[2], "<tr>"); got != imb.NumRows() {
 				t.Errorf("imbalance table: %d rows in the DOM, want %d", got, imb.NumRows())
 			}
 		}
+	}
+	if !found {
+		t.Error("the imbalance table is not in the DOM")
 	}
 	if !strings.Contains(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the hostile region name does not show as text")
@@ -112,4 +134,9 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("screenshot %s missing or too small: %v", png, err)
 	}
 	t.Logf("screenshot of the imbalance page: %s", png)
+	tree := filepath.Join(shots, "regions.png")
+	runChromium(t, filepath.Join(dir, "02-regions.html"), "--screenshot="+tree, "--window-size=1280,2400")
+	if st, err := os.Stat(tree); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s missing or too small: %v", tree, err)
+	}
 }

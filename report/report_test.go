@@ -20,7 +20,14 @@ var evilNames = []string{`<script>alert(1)</script>`, `say "hi" & 'bye'`, `a</sc
 // imbalanced differently, under main.
 func evilTrial(t testing.TB) *drg.Trial {
 	t.Helper()
-	ids := make([]drg.ThreadID, 4)
+	return evilTrialN(t, 4, 1, `trial <i>"x"</i> & y`)
+}
+
+// evilTrialN is evilTrial with nt threads, every value times scale, named
+// name.
+func evilTrialN(t testing.TB, nt int, scale float64, name string) *drg.Trial {
+	t.Helper()
+	ids := make([]drg.ThreadID, nt)
 	for i := range ids {
 		ids[i] = drg.ThreadID{Node: i}
 	}
@@ -30,10 +37,10 @@ func evilTrial(t testing.TB) *drg.Trial {
 	}
 	m := b.Metric("TIME")
 	main := b.Node("main")
-	for th := 0; th < 4; th++ {
+	for th := 0; th < nt; th++ {
 		var sum float64
 		for r, name := range evilNames {
-			v := float64((r+1)*10 + th*(r+1)*5)
+			v := scale * float64((r+1)*10+th*(r+1)*5+(th*th*(r+2))%7)
 			sum += v
 			for _, n := range []int{b.Node("main => " + name), b.Node(name)} {
 				b.AddCalls(n, th, 1, 0)
@@ -44,7 +51,7 @@ func evilTrial(t testing.TB) *drg.Trial {
 		b.AddValues(main, th, m, 5, sum+5)
 	}
 	b.TrialMetadata("Application", `<b>app</b> & "co"`)
-	tr, err := b.Finish(`trial <i>"x"</i> & y`, drg.Source{Format: "profile"})
+	tr, err := b.Finish(name, drg.Source{Format: "profile"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +73,42 @@ func evilResults(t testing.TB) []*analysis.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []*analysis.Result{imb, reg, sum, speedupResult(), clusterResult(), overheadResult()}
+	return append([]*analysis.Result{imb, reg, sum, speedupResult(), clusterResult(), overheadResult()}, moreResults(t, tr)...)
 }
+
+// moreResults runs the remaining analyses on evil trials: ratio,
+// correlate, compare, multiregion, multiset, improvement and scalability.
+func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
+	t.Helper()
+	var out []*analysis.Result
+	add := func(r *analysis.Result, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	add(analysis.Ratio(tr, analysis.RatioOptions{Name: `<u>TWICE</u>`, Expr: "TIME * 2"}))
+	add(analysis.Correlate(tr, analysis.CorrelateOptions{}))
+	faster := evilTrialN(t, 4, 0.8, `B <script>alert(1)</script>`)
+	add(analysis.Compare(tr, faster, analysis.CompareOptions{}))
+	var setA, setB, all []analysis.Experiment
+	for _, p := range []int{1, 2, 4} {
+		a := analysis.Experiment{Trial: evilTrialN(t, p, 4/float64(p), "a"), Name: "a p=" + itoa(p) + ` <b>`, P: float64(p), Key: `set <A> & "1"`}
+		b := analysis.Experiment{Trial: evilTrialN(t, p, 3/float64(p)+0.1, "b"), Name: "b p=" + itoa(p) + ` <b>`, P: float64(p), Key: `set <B>`}
+		setA, setB = append(setA, a), append(setB, b)
+		all = append(all, a, b)
+	}
+	add(analysis.MultiRegion(setA, "", analysis.MultiRegionOptions{}))
+	add(analysis.MultiSet(all, "", analysis.MultiSetOptions{}))
+	add(analysis.Improvement(setA, setB, analysis.SeriesOptions{}))
+	add(analysis.Scalability(setA, analysis.ScalabilityOptions{}))
+	return out
+}
+
+// chartCounts is the number of charts each analysis gets from evilResults.
+var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 2, "overhead": 1,
+	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 1, "improvement": 2, "scalability": 2}
 
 // speedupResult is a hand-made speedup result with an undefined value.
 func speedupResult() *analysis.Result {
@@ -172,10 +213,22 @@ func TestWriteFolder(t *testing.T) {
 // TestChartsChosen checks each analysis gets its charts.
 func TestChartsChosen(t *testing.T) {
 	res := evilResults(t)
-	want := map[string]int{"imbalance": 2, "regions": 1, "summary": 0, "speedup": 2, "cluster": 2, "overhead": 1}
+	if len(res) != len(chartCounts) {
+		t.Errorf("%d results, want one of each of %d analyses", len(res), len(chartCounts))
+	}
 	for _, r := range res {
-		if got := len(Charts(r)); got != want[r.Analysis] {
-			t.Errorf("%s: %d charts, want %d", r.Analysis, got, want[r.Analysis])
+		want, ok := chartCounts[r.Analysis]
+		if !ok {
+			t.Errorf("%s: no expected chart count", r.Analysis)
+		}
+		cs := Charts(r)
+		if len(cs) != want {
+			t.Errorf("%s: %d charts, want %d", r.Analysis, len(cs), want)
+		}
+		for _, c := range cs {
+			if c.Table == nil || c.Table.NumRows() == 0 {
+				t.Errorf("%s: chart %q has no numbers drawn", r.Analysis, c.Title)
+			}
 		}
 	}
 	// Tables lacking the columns a chart needs give no chart.
@@ -191,7 +244,7 @@ var scriptRe = regexp.MustCompile(`(?is)<script\b[^>]*>(.*?)</script>`)
 func TestEscaping(t *testing.T) {
 	dir, _ := writeReport(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	if len(files) != 7 {
+	if len(files) != len(chartCounts)+1 {
 		t.Fatalf("%d html files", len(files))
 	}
 	for _, f := range files {
@@ -264,7 +317,7 @@ func TestTables(t *testing.T) {
 	dir, res := writeReport(t)
 	imb := read(t, filepath.Join(dir, "01-imbalance.html"))
 	nTables := strings.Count(imb, `<table class="sortable"`)
-	if want := len(res[0].Tables) + 2; nTables != want {
+	if want := len(res[0].Tables) + chartCounts["imbalance"]; nTables != want {
 		t.Errorf("imbalance page: %d tables, want %d", nTables, want)
 	}
 	if !strings.Contains(imb, "aria-sort") || !strings.Contains(imb, "data-sort=") {

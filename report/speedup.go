@@ -26,9 +26,9 @@ func speedupCharts(res *analysis.Result) []Chart {
 	}
 	return []Chart{
 		{Title: "Speedup against p", Chart: lineChart("Speedup", "speedup", p,
-			[]lineSeries{{"measured", nums(t, "speedup"), false, false}, {"ideal", nums(t, "ideal_speedup"), true, false}}), Table: tbl},
+			[]lineSeries{{"measured", nums(t, "speedup"), false, false, nil}, {"ideal", nums(t, "ideal_speedup"), true, false, nil}}), Table: tbl},
 		{Title: "Efficiency against p", Chart: lineChart("Efficiency", "efficiency", p,
-			[]lineSeries{{"measured", nums(t, "efficiency"), false, false}, {"ideal", ones, true, false}}), Table: tbl},
+			[]lineSeries{{"measured", nums(t, "efficiency"), false, false, nil}, {"ideal", ones, true, false, nil}}), Table: tbl},
 	}
 }
 
@@ -41,11 +41,11 @@ func scalabilityCharts(res *analysis.Result) []Chart {
 	}
 	p := nums(t, "p")
 	out := []Chart{{Title: "Measured program time against p",
-		Chart: lineChart("Measured time", withUnit("time", unitOf(t, "time")), p, []lineSeries{{"measured", nums(t, "time"), false, true}}),
+		Chart: lineChart("Measured time", withUnit("time", unitOf(t, "time")), p, []lineSeries{{"measured", nums(t, "time"), false, true, nil}}),
 		Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "time")}}
 	if hasCols(t, "speedup", "ideal_speedup") {
 		out = append(out, Chart{Title: "Speedup against p",
-			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true}, {"ideal", nums(t, "ideal_speedup"), true, false}}),
+			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true, nil}, {"ideal", nums(t, "ideal_speedup"), true, false, nil}}),
 			Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "speedup", "ideal_speedup", "efficiency", "karp_flatt")})
 	}
 	return out
@@ -57,17 +57,28 @@ type lineSeries struct {
 	y      []float64
 	dashed bool
 	points bool // points only, no line
+	// x, when set, is the series' own x (otherwise the chart's).
+	x []float64
 }
 
-// lineChart draws series against x on value axes.
+// lineChart draws series against x (p) on value axes.
 func lineChart(title, yName string, x []float64, series []lineSeries) *charts.Line {
+	return lineChartXY(title, "p", yName, x, series)
+}
+
+// lineChartXY draws series against x on value axes named xName and yName.
+func lineChartXY(title, xName, yName string, x []float64, series []lineSeries) *charts.Line {
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(initOpts(title),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "p"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: xName}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName}),
 	)...)
 	for _, s := range series {
+		x := x
+		if s.x != nil {
+			x = s.x
+		}
 		data := make([]opts.LineData, 0, len(x))
 		for i := range x {
 			if pt := point(x[i], s.y[i]); pt != nil {

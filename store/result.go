@@ -51,6 +51,10 @@ func (db *DB) FindResult(ctx context.Context, res *analysis.Result, trials []int
 	return id, id != 0, nil
 }
 
+// titleParam prefixes the parameter that keeps the full title of a table
+// whose title is longer than analysis_result.description (255) allows.
+const titleParam = "_title."
+
 // findingsTable is the name under which a result's findings are stored, as
 // a one-column text table.
 const findingsTable = "_findings"
@@ -120,6 +124,11 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 			return fmt.Errorf("insert analysis_settings: %w", err)
 		}
 		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials)}
+		for _, t := range res.Tables {
+			if len(t.Title) > 255 { // analysis_result.description is VARCHAR(255)
+				params[titleParam+t.Name] = t.Title
+			}
+		}
 		for k, v := range res.Params {
 			params[k] = v
 		}
@@ -256,6 +265,20 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			delete(res.Params, analysisParam)
 		}
 		delete(res.Params, keyParam)
+		titles := map[string]string{}
+		for k, v := range res.Params {
+			if name, ok := strings.CutPrefix(k, titleParam); ok {
+				titles[name] = v
+				delete(res.Params, k)
+			}
+		}
+		defer func() {
+			for i := range res.Tables {
+				if t, ok := titles[res.Tables[i].Name]; ok {
+					res.Tables[i].Title = t
+				}
+			}
+		}()
 		if err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
 WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
 			var name string

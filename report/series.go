@@ -1,0 +1,106 @@
+package report
+
+import (
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+)
+
+func init() {
+	register("multiregion", multiRegionCharts)
+	register("multiset", multiSetCharts)
+	register("improvement", improvementCharts)
+}
+
+// groupRows returns the distinct values of text column col of t in order
+// of first appearance and the rows of each.
+func groupRows(t *analysis.Table, col string) ([]string, map[string][]int) {
+	var keys []string
+	rows := map[string][]int{}
+	for i, k := range texts(t, col) {
+		if _, ok := rows[k]; !ok {
+			keys = append(keys, k)
+		}
+		rows[k] = append(rows[k], i)
+	}
+	return keys, rows
+}
+
+// pick returns v at rows.
+func pick(v []float64, rows []int) []float64 {
+	out := make([]float64, len(rows))
+	for i, r := range rows {
+		out[i] = v[r]
+	}
+	return out
+}
+
+// multiRegionCharts draws one line per region of its exclusive value
+// against p.
+func multiRegionCharts(res *analysis.Result) []Chart {
+	t := res.Table("regions")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "region", "p", "exclusive") {
+		return nil
+	}
+	keys, rows := groupRows(t, "region")
+	p, ex := nums(t, "p"), nums(t, "exclusive")
+	var series []lineSeries
+	var drawn []int
+	for _, k := range keys {
+		series = append(series, lineSeries{name: shorten(k), x: pick(p, rows[k]), y: pick(ex, rows[k])})
+		drawn = append(drawn, rows[k]...)
+	}
+	return []Chart{{
+		Title: "Exclusive " + res.Metric + " per region across the experiments",
+		Chart: lineChart("Regions across experiments", withUnit("exclusive", unitOf(t, "exclusive")), nil, series),
+		Table: subTable(t, "The numbers drawn", drawn, "region", "experiment", "p", "exclusive", "exclusive_percent"),
+	}}
+}
+
+// multiSetCharts draws one line per set of its speedup against x.
+func multiSetCharts(res *analysis.Result) []Chart {
+	t := res.Table("series")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "set", "x", "speedup") {
+		return nil
+	}
+	keys, rows := groupRows(t, "set")
+	x, sp := nums(t, "x"), nums(t, "speedup")
+	var series []lineSeries
+	var drawn []int
+	for _, k := range keys {
+		series = append(series, lineSeries{name: shorten(k), x: pick(x, rows[k]), y: pick(sp, rows[k])})
+		drawn = append(drawn, rows[k]...)
+	}
+	return []Chart{{
+		Title: "Speedup per set",
+		Chart: lineChartXY("Speedup per set against its own baseline", "x", "speedup", nil, series),
+		Table: subTable(t, "The numbers drawn", drawn, "set", "experiment", "p", "x", "time", "speedup", "ideal_speedup", "efficiency"),
+	}}
+}
+
+// improvementCharts draws the program's improvement T_a/T_b per p, and
+// both times.
+func improvementCharts(res *analysis.Result) []Chart {
+	t := res.Table("program")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "p", "improvement") {
+		return nil
+	}
+	lt := subTable(t, "", nil, "improvement", "time_a", "time_b")
+	labels := make([]string, t.NumRows())
+	for i, p := range nums(t, "p") {
+		labels[i] = "p=" + ftoa(p)
+	}
+	lt.AddText("p", labels)
+	rows := firstRows(lt, lt.NumRows())
+	out := []Chart{{
+		Title: "Improvement T_a/T_b per p",
+		Chart: barChart("Improvement T_a/T_b (above 1: B is faster)", lt, "p", rows, []string{"improvement"}, false),
+		Table: subTable(t, "The numbers drawn", nil, "p", "a", "b", "improvement", "change_percent", "b_vs_a"),
+	}}
+	if hasCols(t, "time_a", "time_b") {
+		out = append(out, Chart{
+			Title: "Program time of A and B per p",
+			Chart: barChart("Program "+res.Metric+": A and B", lt, "p", rows, []string{"time_a", "time_b"}, false),
+			Table: subTable(t, "The numbers drawn", nil, "p", "a", "b", "time_a", "time_b"),
+		})
+	}
+	return out
+}
