@@ -35,7 +35,7 @@ func runChromium(t *testing.T, page string, extra ...string) string {
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
 		"--user-data-dir=" + t.TempDir(), `--host-resolver-rules=MAP * ~NOTFOUND`,
-		"--virtual-time-budget=5000", "--window-size=1280,900"}
+		"--virtual-time-budget=5000", "--window-size=1280,900", "--enable-logging=stderr", "--v=0"}
 	args = append(append(args, extra...), "file://"+page)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -45,6 +45,13 @@ func runChromium(t *testing.T, page string, extra ...string) string {
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("chromium %s: %v\n%s", filepath.Base(page), err, stderr.String())
+	}
+	// Every console message of the page (console.error, an uncaught
+	// exception, a failed load) is logged as CONSOLE: the pages log none.
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") {
+			t.Errorf("%s: console message: %s", filepath.Base(page), l)
+		}
 	}
 	return string(out)
 }
@@ -128,15 +135,17 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	png := filepath.Join(shots, "imbalance.png")
-	runChromium(t, filepath.Join(dir, "01-imbalance.html"), "--screenshot="+png)
-	if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
-		t.Errorf("screenshot %s missing or too small: %v", png, err)
+	// A screenshot of every page, kept as a test artefact.
+	pages, err := filepath.Glob(filepath.Join(dir, "*.html"))
+	if err != nil || len(pages) != len(res)+1 {
+		t.Fatalf("pages %v %v", pages, err)
 	}
-	t.Logf("screenshot of the imbalance page: %s", png)
-	tree := filepath.Join(shots, "regions.png")
-	runChromium(t, filepath.Join(dir, "02-regions.html"), "--screenshot="+tree, "--window-size=1280,2400")
-	if st, err := os.Stat(tree); err != nil || st.Size() < 10000 {
-		t.Errorf("screenshot %s missing or too small: %v", tree, err)
+	for _, page := range pages {
+		png := filepath.Join(shots, strings.TrimSuffix(filepath.Base(page), ".html")+".png")
+		runChromium(t, page, "--screenshot="+png, "--window-size=1280,2400")
+		if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
+			t.Errorf("screenshot %s missing or too small: %v", png, err)
+		}
 	}
+	t.Logf("screenshots of the %d pages: %s", len(pages), shots)
 }

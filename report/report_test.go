@@ -107,8 +107,8 @@ func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
 }
 
 // chartCounts is the number of charts each analysis gets from evilResults.
-var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 2, "overhead": 1,
-	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 1, "improvement": 2, "scalability": 2}
+var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 3, "overhead": 1,
+	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 1, "improvement": 2, "scalability": 3}
 
 // speedupResult is a hand-made speedup result with an undefined value.
 func speedupResult() *analysis.Result {
@@ -141,6 +141,15 @@ func clusterResult() *analysis.Result {
 	sz.AddNum("size", "threads", []float64{1, 2})
 	sz.AddNum("silhouette", "", []float64{math.NaN(), 0.8})
 	r.AddTable(sz)
+	avg := analysis.Table{Name: "averages"}
+	avg.AddNum("cluster", "", []float64{0, 0, 1, 1})
+	avg.AddText("region", []string{"<script>alert(1)</script>", "b & \"c\"", "<script>alert(1)</script>", "b & \"c\""})
+	avg.AddNum("value", "us", []float64{10, 2, 1, 20})
+	r.AddTable(avg)
+	sep := analysis.Table{Name: "separating"}
+	sep.AddText("region", []string{"b & \"c\"", "<script>alert(1)</script>"})
+	sep.AddNum("eta_squared", "", []float64{0.9, 0.8})
+	r.AddTable(sep)
 	r.Findf("2 clusters.")
 	return r
 }

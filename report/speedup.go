@@ -4,6 +4,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"math"
 )
 
 func init() {
@@ -43,6 +44,20 @@ func scalabilityCharts(res *analysis.Result) []Chart {
 	out := []Chart{{Title: "Measured program time against p",
 		Chart: lineChart("Measured time", withUnit("time", unitOf(t, "time")), p, []lineSeries{{"measured", nums(t, "time"), false, true, nil}}),
 		Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "time")}}
+	if m := res.Table("models"); m != nil && hasCols(m, "kind", "model", "c0", "c1", "exp1", "log1") {
+		for i := 0; i < m.NumRows(); i++ {
+			if m.Text("kind", i) != "program" {
+				continue
+			}
+			if fit := modelCurve(m, i, p); fit != nil {
+				out = append(out, Chart{Title: "Fitted model " + m.Text("model", i) + " with the measured points",
+					Chart: lineChart("Program time: model and measurements", withUnit("time", unitOf(t, "time")), p,
+						[]lineSeries{{"measured", nums(t, "time"), false, true, nil}, {"model", fit, false, false, nil}}),
+					Table: subTable(m, "The numbers drawn (the model's terms)", []int{i}, "region", "model", "c0", "c1", "exp1", "log1", "c2", "exp2", "log2", "adj_r2", "smape_percent", "predicted")})
+			}
+			break
+		}
+	}
 	if hasCols(t, "speedup", "ideal_speedup") {
 		out = append(out, Chart{Title: "Speedup against p",
 			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true, nil}, {"ideal", nums(t, "ideal_speedup"), true, false, nil}}),
@@ -96,4 +111,27 @@ func lineChartXY(title, xName, yName string, x []float64, series []lineSeries) *
 		line.AddSeries(s.name, data, so...)
 	}
 	return line
+}
+
+// modelCurve evaluates row i of a models table, c0 + c1·p^exp1·log2(p)^log1
+// (+ c2·p^exp2·log2(p)^log2 when present), at the given p; nil when the
+// row has no model.
+func modelCurve(m *analysis.Table, i int, ps []float64) []float64 {
+	c0 := m.Num("c0", i)
+	if math.IsNaN(c0) {
+		return nil
+	}
+	term := func(c, e, l string) func(p float64) float64 {
+		cv, ev, lv := m.Num(c, i), m.Num(e, i), m.Num(l, i)
+		if m.Col(c) == nil || math.IsNaN(cv) || math.IsNaN(ev) || math.IsNaN(lv) {
+			return func(float64) float64 { return 0 }
+		}
+		return func(p float64) float64 { return cv * math.Pow(p, ev) * math.Pow(math.Log2(p), lv) }
+	}
+	t1, t2 := term("c1", "exp1", "log1"), term("c2", "exp2", "log2")
+	out := make([]float64, len(ps))
+	for k, p := range ps {
+		out[k] = c0 + t1(p) + t2(p)
+	}
+	return out
 }
