@@ -1,5 +1,10 @@
 package store
 
-// SetBeforeTable installs a hook SaveTrial calls before writing each table
-// (nil removes it); tests use it to cancel a save at a chosen table.
-func SetBeforeTable(f func(table string)) { beforeTable = f }
+import "context"
+
+// WithBeforeTable returns a context under which SaveTrial calls f before
+// writing each table; tests use it to cancel or break one save at a chosen
+// table.
+func WithBeforeTable(ctx context.Context, f func(table string)) context.Context {
+	return context.WithValue(ctx, beforeTableKey{}, f)
+}

@@ -120,13 +120,12 @@ func TestSaveCanceledLeavesNoTrace(t *testing.T) {
 		// Cancel once the bulk call data are written, before their values.
 		cctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		store.SetBeforeTable(func(table string) {
+		hooked := store.WithBeforeTable(cctx, func(table string) {
 			if table == "timer_value" {
 				cancel()
 			}
 		})
-		defer store.SetBeforeTable(nil)
-		_, err = db.SaveTrial(cctx, tr, store.SaveOptions{})
+		_, err = db.SaveTrial(hooked, tr, store.SaveOptions{})
 		if err == nil {
 			t.Fatal("a save canceled before timer_value succeeded")
 		}
@@ -191,7 +190,7 @@ func TestPostgresKilledConnectionLeavesNoTrace(t *testing.T) {
 	// Kill the saving connection from another one in the middle of the
 	// transaction: after the call data are written, before their values.
 	killed := 0
-	store.SetBeforeTable(func(table string) {
+	hooked := store.WithBeforeTable(ctx, func(table string) {
 		if table != "timer_value" {
 			return
 		}
@@ -201,8 +200,7 @@ WHERE application_name = $1 AND pid <> pg_backend_pid()`, app).Scan(&killed)
 			t.Error(err)
 		}
 	})
-	_, err = db.SaveTrial(ctx, tr, store.SaveOptions{})
-	store.SetBeforeTable(nil)
+	_, err = db.SaveTrial(hooked, tr, store.SaveOptions{})
 	if killed == 0 {
 		t.Fatal("no connection of the save was found to kill")
 	}

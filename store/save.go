@@ -389,10 +389,11 @@ type tableRows struct {
 	next func() ([]any, bool)
 }
 
-// beforeTable, when set (by tests only, see export_test.go), is called
-// before SaveTrial writes each table, so that a test can make a save fail
-// at a chosen point instead of after a guessed time.
-var beforeTable func(table string)
+// beforeTableKey is the context key of a func(table string) that SaveTrial
+// calls before writing each table. Only tests set it (see export_test.go),
+// to make one save fail at a chosen point instead of after a guessed time;
+// being carried by the save's context, it cannot touch other saves.
+type beforeTableKey struct{}
 
 // tables lists every table SaveTrial writes, in an order that respects the
 // foreign keys, with generators of their rows. The ids must be set.

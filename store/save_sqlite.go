@@ -32,8 +32,8 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 		if tr.rows == 0 {
 			continue
 		}
-		if beforeTable != nil {
-			beforeTable(tr.table)
+		if hook, ok := ctx.Value(beforeTableKey{}).(func(string)); ok {
+			hook(tr.table)
 		}
 		if err := insertSQLite(ctx, tx, tr); err != nil {
 			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
