@@ -86,14 +86,27 @@ func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, f
 	if err != nil {
 		return err
 	}
-	var id int64
-	if !f.noSave {
-		if id, err = db.SaveResult(ctx, res, ids); err != nil {
+	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, nil)
+}
+
+// storeAndPrint stores a result computed from the trials ids (unless
+// noSave), says under which id, runs after on the stored result when given,
+// and prints the result in the chosen --format.
+func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string,
+	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
+	if !noSave {
+		id, err := db.SaveResult(ctx, res, ids)
+		if err != nil {
 			return err
 		}
 		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
+		if after != nil {
+			if err := after(ctx, db, id, res); err != nil {
+				return err
+			}
+		}
 	}
-	return a.printResult(res, f.table)
+	return a.printResult(res, table)
 }
 
 // printResult prints a result in the chosen --format: the findings and
@@ -416,14 +429,7 @@ that TAU's tools and the compatibility views see it like a measured one.
 				}
 				a.info("stored derived metric %q as metric %d of trial %d", opt.Name, mid, lt.id)
 			}
-			if !f.noSave {
-				id, err := db.SaveResult(ctx, res, []int64{lt.id})
-				if err != nil {
-					return err
-				}
-				a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
-			}
-			return a.printResult(res, f.table)
+			return a.storeAndPrint(ctx, db, res, []int64{lt.id}, f.noSave, f.table, nil)
 		},
 	}
 	f.register(cmd)

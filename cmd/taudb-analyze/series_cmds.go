@@ -87,19 +87,7 @@ func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn 
 	if err != nil {
 		return err
 	}
-	if !f.noSave {
-		id, err := db.SaveResult(ctx, res, ids)
-		if err != nil {
-			return err
-		}
-		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
-		if after != nil {
-			if err := after(ctx, db, id, res); err != nil {
-				return err
-			}
-		}
-	}
-	return a.printResult(res, f.table)
+	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, after)
 }
 
 func (a *app) speedupCmd() *cobra.Command {
