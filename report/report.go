@@ -154,7 +154,7 @@ func writeAssets(dir string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), b, 0o644); err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, filepath.Base(path)), b); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		return nil
@@ -183,8 +183,41 @@ func execute(path string, t *template.Template, data any) error {
 	if err := t.Execute(&b, data); err != nil {
 		return fmt.Errorf("report: %s: %w", filepath.Base(path), err)
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := writeFileAtomic(path, b.Bytes()); err != nil {
 		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// writeData writes b to f; tests replace it to simulate a full disk.
+var writeData = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
+// writeFileAtomic writes b to path (mode 0644) through a temporary file in
+// the same folder renamed over path once complete, so that a failed write
+// (a full disk, ...) leaves the old file, or none, and never half a page;
+// the temporary file is removed on failure.
+func writeFileAtomic(path string, b []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := writeData(f, b); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return nil
 }

@@ -231,6 +231,14 @@ func OpenPostgresConfig(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 // that must not appear in an error (the connection string, its passwords).
 func openPostgres(ctx context.Context, cfg *pgxpool.Config, display string, secrets ...string) (*DB, error) {
 	secrets = append(secrets, cfg.ConnConfig.Password)
+	if cfg.ShouldPing == nil {
+		// Check every connection taken from the pool, not only those idle
+		// for a second (pgx's default): a connection that the server
+		// dropped (restart, pg_terminate_backend, an idle timeout) is then
+		// replaced instead of failing the next statement. A ping is one
+		// round trip per acquisition, small next to any statement here.
+		cfg.ShouldPing = func(context.Context, pgxpool.ShouldPingParams) bool { return true }
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, newRedactedError("open "+display, err, secrets...)

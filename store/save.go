@@ -136,6 +136,12 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	if p.name == "" {
 		return nil, errors.New("the trial has no name: give one")
 	}
+	if err := drg.CheckName("trial name", p.name); err != nil {
+		return nil, err
+	}
+	if err := t.CheckNames(); err != nil {
+		return nil, err
+	}
 	if err := p.check(); err != nil {
 		return nil, err
 	}
@@ -390,10 +396,18 @@ type tableRows struct {
 }
 
 // beforeTableKey is the context key of a func(table string) that SaveTrial
-// calls before writing each table. Only tests set it (see export_test.go),
+// calls before writing each table, and SaveResult before the
+// analysis_result row and the cells of each result table. Only tests set it (see export_test.go),
 // to make one save fail at a chosen point instead of after a guessed time;
 // being carried by the save's context, it cannot touch other saves.
 type beforeTableKey struct{}
+
+// beforeTable calls the hook that ctx carries under beforeTableKey, if any.
+func beforeTable(ctx context.Context, table string) {
+	if hook, ok := ctx.Value(beforeTableKey{}).(func(string)); ok {
+		hook(table)
+	}
+}
 
 // tables lists every table SaveTrial writes, in an order that respects the
 // foreign keys, with generators of their rows. The ids must be set.

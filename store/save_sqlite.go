@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -20,7 +21,7 @@ const (
 func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 	tx, err := db.sqlDB.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, fmt.Errorf("begin a transaction: %w", err)
+		return 0, db.busy(fmt.Errorf("begin a transaction: %w", err))
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	for s := range numSerial {
@@ -120,3 +121,25 @@ func insertSQL(table string, columns []string, rows int) string {
 	}
 	return b.String()
 }
+
+// ErrBusy is the cause of the error of a write to an embedded (SQLite)
+// database that another connection or process was writing to for longer
+// than the busy timeout (5 s): SQLite lets one writer at a time, and the
+// write was not begun, so nothing of it is in the database.
+var ErrBusy = errors.New("database is busy")
+
+// busy turns an SQLite "database is locked" (SQLITE_BUSY) error into one
+// that says what happened and what to do, wrapping ErrBusy and err; other
+// errors come back as they are.
+func (db *DB) busy(err error) error {
+	var coded interface{ Code() int }
+	if db.dialect != SQLite || !errors.As(err, &coded) || coded.Code()&0xff != sqliteBusyCode {
+		return err
+	}
+	return fmt.Errorf("%w: another process has been writing to %s for more than %d s; nothing was written, try again when it has finished (%w)",
+		ErrBusy, db.display, sqliteBusyTimeout/1000, err)
+}
+
+// sqliteBusyCode is SQLITE_BUSY, the primary result code of a lock that
+// could not be taken within the busy timeout.
+const sqliteBusyCode = 5

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/store"
@@ -52,6 +53,7 @@ func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) 
 	if err != nil {
 		return nil, err
 	}
+	a.detail("database %s (%s)", db.URL(), db.Dialect())
 	if !ensureSchema {
 		return db, nil
 	}
@@ -77,16 +79,31 @@ func (a *app) info(format string, args ...any) {
 	}
 }
 
+// detail prints what is being done, with timings, on stderr with
+// --verbose only.
+func (a *app) detail(format string, args ...any) {
+	if a.verbose && !a.quiet {
+		fmt.Fprintf(a.errOut, "· "+format+"\n", args...)
+	}
+}
+
+// since is the time elapsed since start, rounded for a person.
+func since(start time.Time) time.Duration {
+	return time.Since(start).Round(time.Millisecond)
+}
+
 func (a *app) dbCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "db",
 		Short: "Manage the TAUdb database",
-		Args:  cobra.NoArgs,
+		Example: `  taudb-analyze db init
+  taudb-analyze --db postgres://me@dbhost/taudb db init`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usagef("db needs a subcommand: init")
+			return usagef("db needs a subcommand: init, check")
 		},
 	}
-	cmd.AddCommand(a.dbInitCmd())
+	cmd.AddCommand(a.dbInitCmd(), a.dbCheckCmd())
 	return cmd
 }
 
@@ -131,6 +148,67 @@ changing nothing.`,
 				return tb.writeCSV(a.out)
 			}
 			fmt.Fprintf(a.out, "%s: %s\n", db.URL(), res)
+			return nil
+		},
+	}
+}
+
+func (a *app) dbCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check",
+		Short: "Check the database for orphan rows and partial trials",
+		Long: `check reads the whole database and reports what would make it inconsistent:
+rows that point, through any foreign key of the schema (or TAUdb's
+undeclared analysis_result.analysis_settings), at a row that does not exist;
+trials without any thread (what an interrupted load would leave); and, for
+the embedded database, anything SQLite's integrity_check finds. It changes
+nothing. It exits 0 when the database is consistent and 1 otherwise.`,
+		Example: `  taudb-analyze db check
+  taudb-analyze --db postgres://me@dbhost/taudb --format json db check`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			db, err := a.openDB(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if _, err := db.CheckSchema(ctx); err != nil {
+				return err
+			}
+			in, err := db.CheckIntegrity(ctx)
+			if err != nil {
+				return err
+			}
+			problems := in.Problems()
+			switch a.format {
+			case "json":
+				if problems == nil {
+					problems = []string{}
+				}
+				if err := writeJSON(a.out, map[string]any{"database": db.URL(), "references": in.References,
+					"ok": in.OK(), "problems": problems}); err != nil {
+					return err
+				}
+			case "csv":
+				tb := table{header: []string{"problem"}}
+				for _, p := range problems {
+					tb.add(p)
+				}
+				if err := tb.writeCSV(a.out); err != nil {
+					return err
+				}
+			default:
+				for _, p := range problems {
+					fmt.Fprintln(a.out, p)
+				}
+				if in.OK() {
+					fmt.Fprintf(a.out, "%s: consistent (%d references checked)\n", db.URL(), in.References)
+				}
+			}
+			if !in.OK() {
+				return fmt.Errorf("%s: %d integrity problems", db.URL(), len(problems))
+			}
 			return nil
 		},
 	}

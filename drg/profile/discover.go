@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,10 @@ type metricDir struct {
 	path  string
 	files []threadFile
 }
+
+// errDuplicateThread is the error of a folder with two files for one
+// thread (profile.0.0.0 and profile.00.0.0).
+var errDuplicateThread = errors.New("both are the profile of thread")
 
 // threadFile is one profile.N.C.T file.
 type threadFile struct {
@@ -61,6 +66,12 @@ func listThreadFiles(dir, prefix string) ([]threadFile, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return less(out[i].id, out[j].id) })
+	for i := 1; i < len(out); i++ {
+		if out[i].id == out[i-1].id {
+			id := out[i].id
+			return nil, fmt.Errorf("%s and %s: %w %d.%d.%d: remove one", out[i-1].path, out[i].path, errDuplicateThread, id.Node, id.Context, id.Thread)
+		}
+	}
 	return out, nil
 }
 
@@ -146,5 +157,5 @@ func Detect(path string) bool {
 		return ok
 	}
 	_, err = discover(path)
-	return err == nil
+	return err == nil || errors.Is(err, errDuplicateThread)
 }

@@ -2,11 +2,13 @@ package profile
 
 import (
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -97,6 +99,9 @@ func (p *parser) parse() (*File, error) {
 	head, ok := p.next()
 	if !ok {
 		return nil, p.errorf("empty file")
+	}
+	if i := binaryByte(head); i >= 0 {
+		return nil, p.errorf("binary data, not a TAU profile (byte %d is 0x%02x)", i+1, head[i])
 	}
 	countText, word, _ := strings.Cut(strings.TrimSpace(head), " ")
 	count, err := strconv.Atoi(countText)
@@ -228,6 +233,12 @@ func parseTimer(l string) (Timer, error) {
 	if t.Calls < 0 || t.Subrs < 0 {
 		return t, fmt.Errorf("timer %q: negative call count", clip(t.Name))
 	}
+	if err := drg.CheckName("timer name", t.Name); err != nil {
+		return t, fmt.Errorf("timer %q: %v", clip(t.Name), err)
+	}
+	if err := drg.CheckName("group", t.Groups); err != nil {
+		return t, fmt.Errorf("timer %q: %v", clip(t.Name), err)
+	}
 	return t, nil
 }
 
@@ -246,6 +257,9 @@ func parseEvent(l string) (Event, error) {
 	if nums[0] < 0 {
 		return e, fmt.Errorf("user event %q: negative number of events", clip(e.Name))
 	}
+	if err := drg.CheckName("user event name", e.Name); err != nil {
+		return e, fmt.Errorf("user event %q: %v", clip(e.Name), err)
+	}
 	e.Value = drg.CounterValue{NumEvents: nums[0], Max: nums[1], Min: nums[2], Mean: nums[3], SumSquares: nums[4]}
 	return e, nil
 }
@@ -263,6 +277,9 @@ func parseNumbers(s string, out []float64, names string) error {
 			return fmt.Errorf("want %d numbers (%s), found %d", len(out), names, i)
 		}
 		v, err := strconv.ParseFloat(s[:j], 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("number %d (%s): %q is out of the range of a double", i+1, strings.Fields(names)[i], clip(s[:j]))
+		}
 		if err != nil {
 			return fmt.Errorf("number %d (%s): %q is not a number", i+1, strings.Fields(names)[i], clip(s[:j]))
 		}
@@ -345,6 +362,28 @@ func parseMetadata(block string) ([]Attribute, error) {
 			}
 		}
 	}
+}
+
+// binaryByte returns the index of the first byte of s that no text file
+// holds (a control character other than tab and carriage return, or a byte
+// that is not UTF-8), or -1.
+func binaryByte(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x20 && c != '\t' && c != '\r' || c == 0x7f {
+			return i
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // clip shortens s for an error message.

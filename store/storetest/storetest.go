@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -254,4 +255,57 @@ func Query(t testing.TB, db *store.DB, sql string, args ...any) [][]string {
 		t.Fatalf("query %q: %v", sql, err)
 	}
 	return out
+}
+
+// Counts returns the number of rows of every table of db (as its Catalog
+// lists them), by table name: a snapshot to compare before and after a
+// command that must change nothing.
+func Counts(t testing.TB, db *store.DB) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	cat, err := db.Catalog(ctx)
+	if err != nil {
+		t.Fatalf("counts: %v", err)
+	}
+	out := map[string]int64{}
+	for _, table := range cat.Tables {
+		// table comes from the database's own catalog and is quoted.
+		rows := Query(t, db, `SELECT COUNT(*) FROM "`+strings.ReplaceAll(table, `"`, `""`)+`"`)
+		var n int64
+		if _, err := fmt.Sscan(rows[0][0], &n); err != nil {
+			t.Fatalf("count the rows of %s: %v", table, err)
+		}
+		out[table] = n
+	}
+	return out
+}
+
+// SameCounts fails t when after differs from before (two Counts snapshots),
+// naming each table whose row count changed.
+func SameCounts(t testing.TB, what string, before, after map[string]int64) {
+	t.Helper()
+	for table, n := range before {
+		if after[table] != n {
+			t.Errorf("%s: %s has %d rows, %d before", what, table, after[table], n)
+		}
+	}
+	for table := range after {
+		if _, ok := before[table]; !ok {
+			t.Errorf("%s: table %s appeared", what, table)
+		}
+	}
+}
+
+// CheckIntegrity fails t unless db.CheckIntegrity finds the database
+// consistent: no orphan rows over any foreign key, no partial trial, and
+// for SQLite an integrity_check of "ok".
+func CheckIntegrity(t testing.TB, db *store.DB) {
+	t.Helper()
+	in, err := db.CheckIntegrity(context.Background())
+	if err != nil {
+		t.Fatalf("check integrity: %v", err)
+	}
+	for _, p := range in.Problems() {
+		t.Errorf("integrity: %s", p)
+	}
 }

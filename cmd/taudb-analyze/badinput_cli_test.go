@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	be "encoding/binary"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+	"github.com/taudb-analyze/taudb-analyze/store"
+	"github.com/taudb-analyze/taudb-analyze/store/storetest"
+)
+
+// goodProfile is a valid one-thread TAU profile with two timers; the bad
+// inputs below are small edits of it.
+const goodProfile = "2 templated_functions_MULTI_TIME\n" +
+	"# Name Calls Subrs Excl Incl ProfileCalls\n" +
+	"\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n" +
+	"\"work\" 2 0 20 20 0 GROUP=\"TAU_USER\"\n" +
+	"0 aggregates\n"
+
+// badInput is one case of the bad-input catalogue: files to write into a
+// fresh folder DIR, the command to run (DIR stands for the folder), and the
+// exit code and the exact standard error (with the folder written DIR) that
+// it must give.
+type badInput struct {
+	name   string
+	files  map[string]string // path under DIR -> content
+	setup  func(t *testing.T, dir string)
+	args   []string
+	code   int
+	stderr string
+}
+
+// edit returns goodProfile with old replaced by new once.
+func edit(old, new string) string { return strings.Replace(goodProfile, old, new, 1) }
+
+// ppkHeader is a raw (not gzipped) packed profile head: the magic, version
+// 2, compatible version 2 and a header block size.
+func ppkHeader(blockSize int32) string {
+	var b bytes.Buffer
+	b.Write([]byte{0, 'P', 0, 'P', 0, 'K'})
+	for _, v := range []int32{2, 2, blockSize} {
+		be.Write(&b, be.BigEndian, v) //nolint:errcheck // bytes.Buffer
+	}
+	return b.String()
+}
+
+// gunzipped returns the decompressed content of a gzip file.
+func gunzipped(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func badInputs(t *testing.T) []badInput {
+	ppk := realdata.Real(t, "UO-OACISS-tau2/perfexplorer/StackedBarChart/2.ppk")
+	payload := gunzipped(t, ppk)
+	snapshot := filepath.Join(realdata.Root(), "testdata", "snapshots", "snapshot.0.0.0")
+	snap, err := os.ReadFile(snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 1<<20)
+	return []badInput{
+		{name: "truncated in a line", files: map[string]string{"p/profile.0.0.0": goodProfile[:strings.Index(goodProfile, "\"work\"")+4]},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer line "\"wor": want "NAME" calls subrs excl incl profcalls GROUP="..."`},
+		{name: "truncated at a line end", files: map[string]string{"p/profile.0.0.0": goodProfile[:strings.Index(goodProfile, "\"work\"")]},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: file ends after 1 of 2 timer lines`},
+		{name: "timer count below the lines", files: map[string]string{"p/profile.0.0.0": edit("2 templated", "1 templated")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: want "<n> aggregates" after 1 timer lines, got "\"work\" 2 0 20 20 0 GROUP=\"TAU_USER\""`},
+		{name: "timer count above the lines", files: map[string]string{"p/profile.0.0.0": edit("2 templated", "3 templated")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:5: timer line "0 aggregates": want "NAME" calls subrs excl incl profcalls GROUP="..."`},
+		{name: "user event count above the lines", files: map[string]string{"p/profile.0.0.0": goodProfile + "2 userevents\n# eventname numevents max min mean sumsqr\n\"e\" 1 1 1 1 1\n"},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:8: file ends after 1 of 2 user-event lines`},
+		{name: "NaN", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 NaN 30")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 3 (excl) is NaN`},
+		{name: "Inf", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 -Inf")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl) is -Inf`},
+		{name: "overflow to Inf", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 1e999")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl): "1e999" is out of the range of a double`},
+		{name: "negative call count", files: map[string]string{"p/profile.0.0.0": edit("2 0 20 20", "-2 0 20 20")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": negative call count`},
+		{name: "NaN user event", files: map[string]string{"p/profile.0.0.0": goodProfile + "1 userevents\n# eventname numevents max min mean sumsqr\n\"e\" 1 nan 1 1 1\n"},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:8: user event "e": number 2 (max) is nan`},
+		{name: "duplicate thread files", files: map[string]string{"p/profile.0.0.0": goodProfile, "p/profile.00.0.0": goodProfile},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0 and DIR/p/profile.00.0.0: both are the profile of thread 0.0.0: remove one`},
+		{name: "NUL in a name", files: map[string]string{"p/profile.0.0.0": edit(`"work"`, "\"wo\x00rk\"")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "wo\x00rk": timer name holds a NUL byte at byte 3`},
+		{name: "name not UTF-8", files: map[string]string{"p/profile.0.0.0": edit(`"work"`, "\"w\xf6rk\"")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "w\xf6rk": timer name is not UTF-8: byte 2 is 0xf6`},
+		{name: "group not UTF-8", files: map[string]string{"p/profile.0.0.0": edit(`TAU_USER`, "TAU_\xc0")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": group is not UTF-8: byte 5 is 0xc0`},
+		{name: "name of 1 MB", files: map[string]string{"p/profile.0.0.0": edit(`"work"`, `"`+long+`"`)},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "` + long[:120] + `...": timer name of 1048576 bytes is longer than the 2048 bytes a TAUdb name may have`},
+		{name: "binary garbage named like a profile", files: map[string]string{"p/profile.0.0.0": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:1: binary data, not a TAU profile (byte 1 is 0x89)`},
+		{name: "empty file", files: map[string]string{"p/profile.0.0.0": ""},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:0: empty file`},
+		{name: "empty folder", setup: func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, "p")) },
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder`},
+		{name: "symlink loop in the folder", setup: func(t *testing.T, dir string) {
+			mkdir(t, filepath.Join(dir, "p", "MULTI__TIME"))
+			symlink(t, "..", filepath.Join(dir, "p", "MULTI__TIME", "up"))
+			symlink(t, "self", filepath.Join(dir, "p", "self"))
+		}, args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder`},
+		{name: "path is a symlink loop", setup: func(t *testing.T, dir string) {
+			symlink(t, "b", filepath.Join(dir, "a"))
+			symlink(t, "a", filepath.Join(dir, "b"))
+		}, args: []string{"load", "DIR/a"}, code: 1,
+			stderr: `taudb-analyze: load DIR/a: stat DIR/a: too many levels of symbolic links`},
+		{name: "ppk with a bad header block length", files: map[string]string{"x.ppk": ppkHeader(0x7fffffff)},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 14: unexpected end of data: header block size 2147483647, 0 bytes left`},
+		{name: "ppk with a negative header block length", files: map[string]string{"x.ppk": ppkHeader(-4)},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 14: negative header block size -4`},
+		{name: "ppk cut in half", files: map[string]string{"x.ppk": string(payload[:len(payload)/2])},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: ppkCutMessage},
+		{name: "XML snapshot cut in half", files: map[string]string{"s/snapshot.0.0.0": string(snap[:len(snap)/2])},
+			args: []string{"load", "DIR/s"}, code: 1,
+			stderr: snapshotCutMessage},
+		{name: "a trial name that exists", files: map[string]string{"p/profile.0.0.0": goodProfile},
+			args: []string{"load", "-n", "kept", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: a trial named "kept" exists already (id 1); choose another name with -n, or give --allow-duplicate`},
+		{name: "unknown metric", args: []string{"regions", "--trial", "kept", "--metric", "PAPI_NOPE"}, code: 1,
+			stderr: `taudb-analyze: --metric: unknown metric "PAPI_NOPE": trial "kept" has "TIME"`},
+		{name: "expression with an unknown function", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", "system(TIME)"}, code: 1,
+			stderr: "taudb-analyze: ratio R: unknown function \"system\"; the functions are min, max, abs, sqrt, log, log2, log10, exp, floor, ceil, metric (1:1)\n | system(TIME)\n | ^"},
+		{name: "expression reaching outside", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", `TIME.Env["HOME"]`}, code: 1,
+			stderr: exprOutsideMessage},
+		{name: "expression too long", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", "TIME" + strings.Repeat(" ", 5000)}, code: 1,
+			stderr: `taudb-analyze: ratio R: expression is 5004 bytes long; at most 4096 bytes are allowed`},
+		{name: "expression too large", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", strings.Repeat("TIME+", 200) + "1"}, code: 1,
+			stderr: exprLargeMessage},
+		{name: "expression with an unknown metric", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", "TIME / PAPI_NOPE"}, code: 1,
+			stderr: "taudb-analyze: ratio R: unknown metric \"PAPI_NOPE\"; the metrics are \"TIME\", and the pseudo-metrics CALLS, SUBROUTINES (1:8)\n | TIME / PAPI_NOPE\n | .......^"},
+		{name: "no such trial", args: []string{"regions", "--trial", "nosuch"}, code: 1,
+			stderr: `taudb-analyze: no such trial: no trial has the id or name "nosuch" (list them with "taudb-analyze trials")`},
+		{name: "trial name not UTF-8", files: map[string]string{"p/profile.0.0.0": goodProfile},
+			args: []string{"load", "-n", "a\xffb", "DIR/p"}, code: 2,
+			stderr: `taudb-analyze: -n: trial name is not UTF-8: byte 2 is 0xff`},
+	}
+}
+
+// Messages too long to write in the table.
+var (
+	ppkCutMessage      = `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1243: unexpected end of data reading function name (need 12 bytes, 8 left)`
+	snapshotCutMessage = `taudb-analyze: load DIR/s: DIR/s/snapshot.0.0.0:53: malformed XML: unexpected end of file inside <name>`
+	exprOutsideMessage = "taudb-analyze: ratio R: member access (.) is not allowed (1:5)\n | TIME.Env[\"HOME\"]\n | ....^"
+	exprLargeMessage   = "taudb-analyze: ratio R: expression has more than 256 nodes (names, numbers, operators and calls) (1:645)\n | " +
+		strings.Repeat("TIME+", 200) + "1\n | " + strings.Repeat(".", 644) + "^"
+)
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBadInputCatalogue runs every case of the bad-input catalogue against
+// each database system: the command must exit with the case's code and
+// print exactly its message, nothing on stdout, and leave every table of
+// the database with the rows it had (one good trial, "kept") and the
+// database consistent (store.CheckIntegrity).
+func TestBadInputCatalogue(t *testing.T) {
+	cases := badInputs(t)
+	databases(t, func(t *testing.T, url string) {
+		good := filepath.Join(t.TempDir(), "good")
+		mkdir(t, good)
+		if err := os.WriteFile(filepath.Join(good, "profile.0.0.0"), []byte(goodProfile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ok(t, nil, "--db", url, "db", "init")
+		ok(t, nil, "--db", url, "load", "-n", "kept", good)
+		db, err := store.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		before := storetest.Counts(t, db)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				dir := t.TempDir()
+				for rel, content := range c.files {
+					p := filepath.Join(dir, rel)
+					mkdir(t, filepath.Dir(p))
+					if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if c.setup != nil {
+					c.setup(t, dir)
+				}
+				args := []string{"--db", url}
+				for _, a := range c.args {
+					args = append(args, strings.ReplaceAll(a, "DIR", dir))
+				}
+				r := cli(t, nil, args...)
+				stderr := strings.TrimSuffix(strings.ReplaceAll(r.stderr, dir, "DIR"), "\n")
+				if r.code != c.code || stderr != c.stderr || r.stdout != "" {
+					t.Errorf("exit %d, stdout %q, stderr\n%s\nwant exit %d and stderr\n%s", r.code, r.stdout, clipTo(stderr, 600), c.code, clipTo(c.stderr, 600))
+				}
+				storetest.SameCounts(t, c.name, before, storetest.Counts(t, db))
+				storetest.CheckIntegrity(t, db)
+			})
+		}
+		// After all of them, the database still works.
+		ok(t, nil, "--db", url, "db", "check")
+		r := ok(t, nil, "--db", url, "--format", "csv", "regions", "--trial", "kept", "--no-save")
+		if !strings.Contains(r.stdout, "work") {
+			t.Errorf("regions of the kept trial:\n%s", r.stdout)
+		}
+	})
+}
+
+// TestAcceptedOddInput covers the odd inputs that are accepted by policy
+// (docs/reliability.md): negative times, which TAU's own loader also
+// replaces by 0, load with a warning naming the timer and the thread and
+// are stored as 0; an expression dividing by zero gives undefined values
+// (NULL in the database), and the result says so.
+func TestAcceptedOddInput(t *testing.T) {
+	databases(t, func(t *testing.T, url string) {
+		dir := filepath.Join(t.TempDir(), "neg")
+		mkdir(t, dir)
+		if err := os.WriteFile(filepath.Join(dir, "profile.0.0.0"), []byte(edit("1 1 10 30", "1 1 -10 30")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ok(t, nil, "--db", url, "db", "init")
+		r := ok(t, nil, "--db", url, "load", "-n", "neg", dir)
+		want := "warning: " + dir + `: 1 negative values replaced by 0 (first: "main" on thread 0.0.0)`
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+		r = ok(t, nil, "--db", url, "--format", "csv", "regions", "--trial", "neg", "--no-save")
+		if !hasCSVRow(r.stdout, "main", "0") {
+			t.Errorf("main's exclusive time is not 0:\n%s", r.stdout)
+		}
+		r = ok(t, nil, "--db", url, "-q", "ratio", "--trial", "neg", "--name", "R", "--expr", "TIME / 0")
+		if !strings.Contains(r.stdout, "R of the main region ranges from NaN to NaN over 0 threads (mean NaN)") {
+			t.Errorf("division by zero:\n%s", r.stdout)
+		}
+		ok(t, nil, "--db", url, "db", "check")
+	})
+}
+
+// hasCSVRow reports whether a CSV output has a row whose first cell is
+// first and that holds value in another cell.
+func hasCSVRow(out, first, value string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		cells := strings.Split(l, ",")
+		if len(cells) > 1 && cells[0] == first {
+			for _, c := range cells[1:] {
+				if c == value {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// TestDBCheck runs "db check" on a consistent database (exit 0, says so)
+// and on one with an orphan analysis_result row (exit 1, the problem on
+// stdout, the count on stderr), in every output format.
+func TestDBCheck(t *testing.T) {
+	databases(t, func(t *testing.T, url string) {
+		ok(t, nil, "--db", url, "db", "init")
+		r := ok(t, nil, "--db", url, "db", "check")
+		if !strings.HasSuffix(r.stdout, ": consistent (35 references checked)\n") {
+			t.Errorf("db check of a fresh database: %q", r.stdout)
+		}
+		db, err := store.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		storetest.Exec(t, db, `INSERT INTO analysis_result (analysis_settings, description, result_type) VALUES (777, 'orphan', 0)`)
+		problem := "1 rows of analysis_result(analysis_settings) -> analysis_settings(id) point at no row of analysis_settings"
+		r = cli(t, nil, "--db", url, "db", "check")
+		if r.code != 1 || r.stdout != problem+"\n" || r.stderr != "taudb-analyze: "+db.URL()+": 1 integrity problems\n" {
+			t.Errorf("db check with an orphan: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+		r = cli(t, nil, "--db", url, "--format", "json", "db", "check")
+		var doc struct {
+			OK         bool
+			Problems   []string
+			References int
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || doc.OK ||
+			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 35 {
+			t.Errorf("db check --format json with an orphan: exit %d, stdout %q (%v)", r.code, r.stdout, err)
+		}
+	})
+}
