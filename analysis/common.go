@@ -30,6 +30,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -71,8 +72,12 @@ func resolveMetric(t *drg.Trial, name string) (int, error) {
 	if m := t.MetricIndex(name); m >= 0 {
 		return m, nil
 	}
-	return -1, fmt.Errorf("unknown metric %q: trial %q has %s", name, t.Name, metricNames(t))
+	return -1, fmt.Errorf("%w %q: trial %q has %s", ErrUnknownMetric, name, t.Name, metricNames(t))
 }
+
+// ErrUnknownMetric is the cause of the error of an analysis asked for a
+// metric that a trial does not have; the command line names its flag.
+var ErrUnknownMetric = errors.New("unknown metric")
 
 func metricNames(t *drg.Trial) string {
 	names := make([]string, len(t.Metrics))

@@ -59,7 +59,7 @@ func Compare(a, b *drg.Trial, opt CompareOptions) (*Result, error) {
 	name := a.Metrics[ma].Name
 	mb := b.MetricIndex(name)
 	if mb < 0 {
-		return nil, fmt.Errorf("unknown metric %q in trial B %q: it has %s", name, b.Name, metricNames(b))
+		return nil, fmt.Errorf("%w %q in trial B %q: it has %s", ErrUnknownMetric, name, b.Name, metricNames(b))
 	}
 	tol := opt.Tolerance
 	switch {

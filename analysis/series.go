@@ -425,7 +425,7 @@ func seriesMetric(t *drg.Trial, name string) (int, error) {
 	if found >= 0 {
 		return found, nil
 	}
-	return -1, fmt.Errorf("unknown metric %q: trial %q has %s", name, t.Name, metricNames(t))
+	return -1, fmt.Errorf("%w %q: trial %q has %s", ErrUnknownMetric, name, t.Name, metricNames(t))
 }
 
 // flatGroups returns the region keys of t's flat view (full or short names)

@@ -212,14 +212,14 @@ func (db *DB) inTx(ctx context.Context, fn func(r runner) error) error {
 	case db.sqlDB != nil:
 		tx, err := db.sqlDB.BeginTx(ctx, nil)
 		if err != nil {
-			return fmt.Errorf("begin a transaction: %w", err)
+			return db.busy(fmt.Errorf("begin a transaction: %w", err))
 		}
 		defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 		if err := fn(sqlRunner{tx}); err != nil {
-			return err
+			return db.busy(err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("commit: %w", err)
+			return db.busy(fmt.Errorf("commit: %w", err))
 		}
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 )
@@ -178,8 +179,13 @@ func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table)
 		title = t.Name
 	}
 	if len(title) > 255 {
-		title = title[:255]
+		cut := 255
+		for cut > 0 && !utf8.RuneStart(title[cut]) {
+			cut-- // never split a character: PostgreSQL refuses a broken UTF-8 sequence
+		}
+		title = title[:cut]
 	}
+	beforeTable(ctx, "analysis_result")
 	err := r.query(ctx, `INSERT INTO analysis_result (analysis_settings, description, result_type) VALUES ($1, $2, $3) RETURNING id`,
 		func(scan func(...any) error) error { return scan(&rid) }, settings, title, resultTypeTable)
 	if err != nil {
@@ -191,6 +197,7 @@ func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table)
 			return fmt.Errorf("insert column %q: %w", c.Name, err)
 		}
 	}
+	beforeTable(ctx, "analysis_result_value")
 	var args []any
 	flush := func() error {
 		if len(args) == 0 {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
@@ -37,7 +39,7 @@ type loadedTrial struct {
 
 // loadTrial finds and loads the trial ref names; with ref "" the database
 // must hold exactly one trial, which is used.
-func loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTrial, error) {
+func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTrial, error) {
 	if ref == "" {
 		infos, err := db.Trials(ctx)
 		if err != nil {
@@ -56,10 +58,12 @@ func loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTrial, erro
 	if err != nil {
 		return loadedTrial{}, err
 	}
+	start := time.Now()
 	t, err := db.LoadTrial(ctx, id)
 	if err != nil {
 		return loadedTrial{}, err
 	}
+	a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", id, t.Name, since(start), len(t.Threads), len(t.Nodes), len(t.Metrics))
 	return loadedTrial{id: id, trial: t}, nil
 }
 
@@ -75,17 +79,19 @@ func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, f
 	var ids []int64
 	var trials []*drg.Trial
 	for _, ref := range refs {
-		lt, err := loadTrial(ctx, db, ref)
+		lt, err := a.loadTrial(ctx, db, ref)
 		if err != nil {
 			return err
 		}
 		ids = append(ids, lt.id)
 		trials = append(trials, lt.trial)
 	}
+	start := time.Now()
 	res, err := fn(trials)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
+	a.detail("%s computed in %v", res.Analysis, since(start))
 	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, nil)
 }
 
@@ -94,17 +100,33 @@ func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, f
 // and prints the result in the chosen --format.
 func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string,
 	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
-	if !noSave {
-		id, err := db.SaveResult(ctx, res, ids)
-		if err != nil {
+	var id int64
+	reused := false
+	if !noSave && a.reuse {
+		var err error
+		if id, reused, err = db.FindResult(ctx, res, ids); err != nil {
 			return err
 		}
+		if reused {
+			a.info("already stored as result %d (same trials and parameters), reused", id)
+		}
+	}
+	if !noSave && !reused {
+		var err error
+		start := time.Now()
+		if id, err = db.SaveResult(ctx, res, ids); err != nil {
+			return err
+		}
+		a.detail("result stored in %v", since(start))
 		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
 		if after != nil {
 			if err := after(ctx, db, id, res); err != nil {
 				return err
 			}
 		}
+	}
+	if a.onResult != nil {
+		a.onResult(id, res, reused)
 	}
 	return a.printResult(res, table)
 }
@@ -393,7 +415,7 @@ that TAU's tools and the compatibility views see it like a measured one.
 				return err
 			}
 			defer db.Close()
-			lt, err := loadTrial(ctx, db, f.trial)
+			lt, err := a.loadTrial(ctx, db, f.trial)
 			if err != nil {
 				return err
 			}
@@ -438,4 +460,13 @@ that TAU's tools and the compatibility views see it like a measured one.
 	cmd.Flags().BoolVar(&saveMetric, "save-metric", false, "store the derived metric in the database (metric.derived = true)")
 	cmd.Flags().BoolVar(&list, "list", false, "list the built-in ratios available for the trial")
 	return cmd
+}
+
+// flagError names the flag behind an analysis error where the error comes
+// from a flag's value: an unknown metric is --metric's.
+func flagError(err error) error {
+	if errors.Is(err, analysis.ErrUnknownMetric) {
+		return fmt.Errorf("--metric: %w", err)
+	}
+	return err
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -20,6 +23,13 @@ type app struct {
 	configFile  string
 	quiet       bool
 	verbose     bool
+	// reuse makes an analysis print the stored result computed the same
+	// way from the same trials, when there is one, instead of storing a
+	// duplicate (--reuse; always on in studies).
+	reuse bool
+	// onResult, when set, is told of every result an analysis command
+	// produced, its id (0 with --no-save) and whether it was reused.
+	onResult func(id int64, res *analysis.Result, reused bool)
 }
 
 func newApp(out, errOut io.Writer) *app {
@@ -56,7 +66,20 @@ load imbalance. Results are stored back into TAUdb and rendered as HTML.
 
 The database is chosen by --db URL or $TAUDB_URL: postgres://... (or a libpq
 keyword string) for PostgreSQL, sqlite:PATH or a path ending in .db/.sqlite
-for the embedded database; with neither, the embedded default is used.`,
+for the embedded database; with neither, the embedded default is used.
+
+Start with "taudb-analyze demo" (sample data, every analysis, a report),
+then "taudb-analyze study FILE" to script a study of your own trials.
+
+Output: results on stdout (a table, one JSON document with --format json,
+or CSV); progress, what was stored and errors on stderr (a progress bar
+only on a terminal; --quiet keeps only errors). Shell completion (with
+trial names from the database): "taudb-analyze completion bash|zsh|fish".
+
+Exit codes: 0 success; 1 the work failed (a bad input file, a database
+error, a failed analysis; nothing half-written is left behind); 2 the
+command line is wrong (unknown command or flag, bad flag value, a missing
+or ambiguous choice of trials).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
@@ -78,9 +101,11 @@ for the embedded database; with neither, the embedded default is used.`,
 	pf.StringVar(&a.configFile, "config-file", "", "use a TAU perfdmf.cfg configuration file")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "print what is being done")
+	pf.BoolVar(&a.reuse, "reuse", false, "analyses: when a result computed the same way from the same trials is stored, print it instead of storing a duplicate")
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
-		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd())
+		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
+	a.registerCompletions(root)
 	return root
 }
 
@@ -88,7 +113,9 @@ func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Example: `  taudb-analyze version
+  taudb-analyze --format json version`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.format == "json" {
 				return writeJSON(a.out, map[string]string{"version": version})
@@ -97,4 +124,80 @@ func (a *app) versionCmd() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// registerCompletions makes the shell complete trial names (--trial,
+// --trials, --baseline) and view names (--view) from the database the
+// command line names, for every command that has those flags. Completion
+// never fails loudly: with no database it offers nothing.
+func (a *app) registerCompletions(root *cobra.Command) {
+	trialNames := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		db, err := a.completionDB(cmd)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer db.Close()
+		infos, err := db.Trials(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		// In a comma-separated list, complete the last element.
+		prefix := ""
+		if i := strings.LastIndex(toComplete, ","); i >= 0 {
+			prefix = toComplete[:i+1]
+		}
+		var out []string
+		for _, t := range infos {
+			out = append(out, prefix+t.Name+"\t"+fmt.Sprintf("trial %d, %d threads", t.ID, t.Threads))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
+	viewNames := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		db, err := a.completionDB(cmd)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer db.Close()
+		views, err := db.Views(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []string
+		for _, v := range views {
+			out = append(out, v.Name)
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, name := range []string{"trial", "trials", "baseline"} {
+			if c.Flags().Lookup(name) != nil {
+				_ = c.RegisterFlagCompletionFunc(name, trialNames)
+			}
+		}
+		if c.Flags().Lookup("view") != nil {
+			_ = c.RegisterFlagCompletionFunc("view", viewNames)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	_ = root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// completionDB opens the database for shell completion, but not an
+// embedded database that does not exist yet: pressing TAB must not create
+// one.
+func (a *app) completionDB(cmd *cobra.Command) (*store.DB, error) {
+	u, err := a.databaseURL()
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := strings.CutPrefix(u, "sqlite:"); ok {
+		if _, err := os.Stat(p); err != nil {
+			return nil, err
+		}
+	}
+	return a.openDB(cmd.Context(), false)
 }

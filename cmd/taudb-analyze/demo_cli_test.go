@@ -58,7 +58,8 @@ func TestDemo(t *testing.T) {
 	}
 	db.Close()
 	second := run()
-	if !strings.Contains(second, "already loaded") || strings.Count(second, "reused") != 6 {
+	// Each study names its trials: 8 + 9 + 3 reuses, no new load.
+	if strings.Count(second, "already loaded") != 20 || strings.Contains(second, ": loaded ") || strings.Count(second, "already stored as result") != 6 {
 		t.Errorf("second run did not reuse the trials and the six results:\n%s", second)
 	}
 	db, err = store.Open(context.Background(), "sqlite:"+filepath.Join(out, "taudb.db"))

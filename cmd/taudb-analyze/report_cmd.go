@@ -141,7 +141,7 @@ func storedResults(ctx context.Context, db *store.DB, list string) ([]*analysis.
 func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]*analysis.Result, error) {
 	var trials []*drg.Trial
 	if f.trial != "" {
-		lt, err := loadTrial(ctx, db, f.trial)
+		lt, err := a.loadTrial(ctx, db, f.trial)
 		if err != nil {
 			return nil, err
 		}

@@ -57,7 +57,7 @@ func (trialEnv) Num(s string) float64 {
 // trials must be selected.
 func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minimum int) ([]int64, error) {
 	if s.trials == "" && s.where == "" && s.view == "" {
-		return nil, usagef("choose the trials with --trials T1,T2,..., --where EXPR or --view NAME|ID")
+		return a.defaultTrials(ctx, db, minimum)
 	}
 	var ids []int64
 	if s.trials != "" {
@@ -145,4 +145,36 @@ func intersect(a, b []int64) []int64 {
 		}
 	}
 	return out
+}
+
+// defaultTrials is the selection when none is given: every trial of the
+// database when they all belong to one application (the usual case of a
+// database holding one study), and a usage error naming the applications
+// otherwise.
+func (a *app) defaultTrials(ctx context.Context, db *store.DB, minimum int) ([]int64, error) {
+	infos, err := db.Trials(ctx)
+	if err != nil {
+		return nil, err
+	}
+	apps := map[string]bool{}
+	var names []string
+	var ids []int64
+	for _, ti := range infos {
+		if !apps[ti.Application] {
+			apps[ti.Application] = true
+			names = append(names, fmt.Sprintf("%q", ti.Application))
+		}
+		ids = append(ids, ti.ID)
+	}
+	switch {
+	case len(infos) == 0:
+		return nil, fmt.Errorf("the database %s holds no trial; load some with \"taudb-analyze load\"", db.URL())
+	case len(apps) > 1:
+		return nil, usagef("the database holds trials of %d applications (%s): choose the trials with --trials T1,T2,..., --where EXPR (e.g. --where 'application == %s') or --view NAME|ID",
+			len(apps), strings.Join(names, ", "), names[0])
+	case len(ids) < minimum:
+		return nil, fmt.Errorf("the database holds %d trial(s); this analysis needs at least %d", len(ids), minimum)
+	}
+	a.info("using all %d trials of the database (application %s); choose others with --trials, --where or --view", len(ids), names[0])
+	return ids, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
@@ -72,21 +73,29 @@ func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn 
 	}
 	trials := make([]*drg.Trial, len(ids))
 	names := map[string]int{}
+	bar := a.progress(len(ids), "reading trials")
 	for i, id := range ids {
+		bar.step(fmt.Sprintf("reading trial %d", id))
+		start := time.Now()
 		if trials[i], err = db.LoadTrial(ctx, id); err != nil {
+			bar.done()
 			return err
 		}
+		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes", id, trials[i].Name, since(start), len(trials[i].Threads), len(trials[i].Nodes))
 		names[trials[i].Name]++
 	}
+	bar.done()
 	for i, t := range trials {
 		if names[t.Name] > 1 {
 			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
 		}
 	}
+	start := time.Now()
 	res, err := fn(trials)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
+	a.detail("%s computed in %v over %d trials", res.Analysis, since(start), len(trials))
 	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, after)
 }
 
