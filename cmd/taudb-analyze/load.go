@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
@@ -61,6 +63,9 @@ JSON array describing them). An embedded database without schema gets one.`,
 			if cmd.Flags().Changed("name") && strings.TrimSpace(name) == "" {
 				return usagef("-n: empty trial name")
 			}
+			if err := drg.CheckName("trial name", name); err != nil {
+				return usagef("-n: %v", err)
+			}
 			names := make([]string, len(args))
 			for i := range args {
 				switch {
@@ -87,7 +92,11 @@ JSON array describing them). An embedded database without schema gets one.`,
 				}
 			}
 			var out []loaded
+			bar := a.progress(len(args), "loading")
+			defer bar.done()
 			for i, path := range args {
+				bar.step("loading " + path)
+				start := time.Now()
 				t, err := reader.Read(path, format)
 				if err != nil {
 					return fmt.Errorf("load %s: %w", path, err)
@@ -100,10 +109,13 @@ JSON array describing them). An embedded database without schema gets one.`,
 				for _, w := range t.Warnings {
 					a.info("warning: %s: %s", path, w)
 				}
+				a.detail("read %s (%s) in %v", path, t.Source.Format, since(start))
+				start = time.Now()
 				id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: names[i], Application: application, Experiment: experiment})
 				if err != nil {
 					return fmt.Errorf("load %s: %w", path, err)
 				}
+				a.detail("saved it in %v", since(start))
 				l := loaded{ID: id, Name: t.Name, Path: path, Format: t.Source.Format, Application: application, Experiment: experiment,
 					Threads: len(t.Threads), Metrics: len(t.Metrics), Nodes: len(t.Nodes), Counters: len(t.Counters), Snapshots: len(t.Series)}
 				if names[i] != "" {
@@ -111,9 +123,11 @@ JSON array describing them). An embedded database without schema gets one.`,
 				}
 				out = append(out, l)
 				if a.format == "table" {
-					fmt.Fprintln(a.out, id)
+					bar.println(a.out, fmt.Sprint(id))
 				}
-				a.info("loaded %s as trial %d %q: %d threads, %d metrics, %d call-graph nodes, %d user events", path, id, l.Name, l.Threads, l.Metrics, l.Nodes, l.Counters)
+				if !a.quiet {
+					bar.println(a.errOut, fmt.Sprintf("loaded %s as trial %d %q: %d threads, %d metrics, %d call-graph nodes, %d user events", path, id, l.Name, l.Threads, l.Metrics, l.Nodes, l.Counters))
+				}
 			}
 			switch a.format {
 			case "json":
