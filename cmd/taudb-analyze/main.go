@@ -12,9 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/gctune"
 )
 
 func main() {
+	gctune.Start()
 	os.Exit(run(os.Args[1:]))
 }
 
