@@ -22,7 +22,14 @@ type SaveOptions struct {
 	// attributes (primary_metadata) "Application" and "Experiment",
 	// replacing attributes of those names that the trial may already have.
 	Application, Experiment string
+	// Progress, when not nil, is called as rows go out with the number of
+	// rows written so far and the total SaveTrial will write (all tables),
+	// about every 64k rows and once at the end, from the saving goroutine.
+	Progress func(done, total int64)
 }
+
+// progressEvery is the number of rows between two SaveOptions.Progress calls.
+const progressEvery = 1 << 16
 
 // Metadata names under which SaveTrial files SaveOptions.Application and
 // SaveOptions.Experiment, as TAU's loader does.
@@ -105,6 +112,7 @@ type savePlan struct {
 	ids        [numSerial]int64 // first id of each serial table
 	nGroups    int              // timer_group rows
 	nParams    int              // timer_parameter rows
+	progress   func(done, total int64)
 }
 
 // derivedOrder lists the derived threads in the order their thread rows are
@@ -129,7 +137,7 @@ var serialTables = [numSerial]string{"trial", "thread", "metric", "timer", "time
 
 // newSavePlan checks the trial's shape and computes the rows' contents.
 func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
-	p := &savePlan{t: t, name: opt.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics)}
+	p := &savePlan{t: t, name: opt.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics), progress: opt.Progress}
 	if p.name == "" {
 		p.name = t.Name
 	}
@@ -412,7 +420,7 @@ func beforeTable(ctx context.Context, table string) {
 // tables lists every table SaveTrial writes, in an order that respects the
 // foreign keys, with generators of their rows. The ids must be set.
 func (p *savePlan) tables() []tableRows {
-	return []tableRows{
+	all := []tableRows{
 		p.trialRows(),
 		p.threadRows(),
 		p.metricRows(),
@@ -428,6 +436,33 @@ func (p *savePlan) tables() []tableRows {
 		p.counterValueRows(),
 		p.primaryRows(),
 		p.secondaryRows(),
+	}
+	if p.progress != nil {
+		reportProgress(all, p.progress)
+	}
+	return all
+}
+
+// reportProgress wraps the tables' generators so that report is called
+// with the rows produced so far and their total, every progressEvery rows
+// and after the last row.
+func reportProgress(tables []tableRows, report func(done, total int64)) {
+	var done, total int64
+	for _, tr := range tables {
+		total += int64(tr.rows)
+	}
+	for i := range tables {
+		next := tables[i].next
+		tables[i].next = func() ([]any, bool) {
+			row, ok := next()
+			if ok {
+				done++
+				if done%progressEvery == 0 || done == total {
+					report(done, total)
+				}
+			}
+			return row, ok
+		}
 	}
 }
 

@@ -145,3 +145,30 @@ func TestQuietAndVerbose(t *testing.T) {
 		t.Errorf("default stderr: %q", normal.stderr)
 	}
 }
+
+// TestProgressBarOfABigSave loads one trial of more than a million rows
+// (512 threads × 701 nodes × 2 metrics: a timer_call_data row and two
+// timer_value rows per cell) under a pseudo-terminal: the save draws a bar
+// of rows, which a small trial does not get.
+func TestProgressBarOfABigSave(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the binary a terminal")
+	}
+	dir := t.TempDir()
+	ok(t, nil, "synth", "--out", dir, "--processes", "512", "--regions", "700", "--metrics", "2", "--depth", "1")
+	db := "sqlite:" + filepath.Join(dir, "taudb.db")
+	big := filepath.Join(dir, "p512")
+	out, err := exec.Command(script, "-qec", binary+" --db "+db+" load -n big "+big, "/dev/null").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "saving "+big+" (rows)") {
+		t.Errorf("no bar of rows while saving a big trial on a terminal:\n%q", out[:min(len(out), 2000)])
+	}
+	small := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	out, err = exec.Command(script, "-qec", binary+" --db "+db+" load -n small "+small, "/dev/null").CombinedOutput()
+	if err != nil || strings.Contains(string(out), "(rows)") {
+		t.Errorf("a bar of rows for a small trial (%v):\n%q", err, out)
+	}
+}

@@ -111,7 +111,9 @@ JSON array describing them). An embedded database without schema gets one.`,
 				}
 				a.detail("read %s (%s) in %v", path, t.Source.Format, since(start))
 				start = time.Now()
-				id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: names[i], Application: application, Experiment: experiment})
+				report, finish := a.saveProgress(bar, path)
+				id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: names[i], Application: application, Experiment: experiment, Progress: report})
+				finish()
 				if err != nil {
 					return fmt.Errorf("load %s: %w", path, err)
 				}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -71,4 +72,36 @@ func (p *progress) println(w io.Writer, line string) {
 	_ = p.bar.Clear()
 	io.WriteString(w, line+"\n")
 	_ = p.bar.RenderBlank()
+}
+
+// bigSave is the number of rows from which the save of one trial gets a
+// progress bar of its own (at about 100,000 rows/s, ten seconds of work).
+const bigSave = 1 << 20
+
+// saveProgress returns a store.SaveOptions.Progress function for the save
+// of one trial, named what, and a function to call when the save ends. With
+// a bar of files running (several paths), the save's percentage goes into
+// that bar's description; otherwise a save of bigSave rows or more draws a
+// bar of rows of its own. Both are silent where progress() is.
+func (a *app) saveProgress(files *progress, what string) (report func(done, total int64), finish func()) {
+	if files != nil {
+		return func(done, total int64) {
+			files.bar.Describe(fmt.Sprintf("saving %s: %d%%", what, 100*done/max(total, 1)))
+		}, func() {}
+	}
+	var rows *progress
+	started := false
+	return func(done, total int64) {
+			if !started {
+				started = true
+				if total >= bigSave {
+					rows = a.progress(int(total), "saving "+what+" (rows)")
+				}
+			}
+			if rows != nil {
+				_ = rows.bar.Set64(done)
+			}
+		}, func() {
+			rows.done()
+		}
 }
