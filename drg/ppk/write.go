@@ -104,7 +104,7 @@ func WriteFile(path string, t *drg.Trial) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err := Write(f, t); err != nil {
+	if err := Write(fileWriter(f), t); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Chmod(0o644); err != nil {
@@ -118,6 +118,10 @@ func WriteFile(path string, t *drg.Trial) (err error) {
 	}
 	return nil
 }
+
+// fileWriter returns the writer WriteFile writes f through; tests replace
+// it to simulate a full disk.
+var fileWriter = func(f *os.File) io.Writer { return f }
 
 // layout is a checked trial with what Write computes before it streams:
 // the sorted metadata keys, the group table and the header block size.
@@ -169,11 +173,12 @@ func plan(t *drg.Trial) (*layout, error) {
 	var err error
 	p.trialKeys = slices.SortedFunc(maps.Keys(t.Metadata), compareUTF16)
 	h := int64(4) // the reserved size
-	if h, err = metaSize(h, t.Metadata, p.trialKeys, "trial metadata"); err != nil {
-		return nil, err
+	if h, err = metaSize(h, t.Metadata, p.trialKeys); err != nil {
+		return nil, fmt.Errorf("trial metadata: %w", err)
 	}
 	h += 4 // the thread count
 	p.threadKeys = make([][]string, nt)
+	var keys []string
 	for i, th := range t.Threads {
 		for _, r := range [3]int{th.Node, th.Context, th.Thread} {
 			if r < 0 || r > math.MaxInt32 {
@@ -183,11 +188,17 @@ func plan(t *drg.Trial) (*layout, error) {
 		if int64(len(th.Metadata)) > math.MaxInt32 {
 			return nil, fmt.Errorf("thread %d.%d.%d: %d metadata keys: more than a Java int counts", th.Node, th.Context, th.Thread, len(th.Metadata))
 		}
-		p.threadKeys[i] = slices.SortedFunc(maps.Keys(th.Metadata), compareUTF16)
+		// One backing array for every thread's keys: no allocation per
+		// thread.
+		start := len(keys)
+		for k := range th.Metadata {
+			keys = append(keys, k)
+		}
+		p.threadKeys[i] = keys[start:len(keys):len(keys)]
+		slices.SortFunc(p.threadKeys[i], compareUTF16)
 		h += 12 // the ranks
-		what := fmt.Sprintf("thread %d.%d.%d metadata", th.Node, th.Context, th.Thread)
-		if h, err = metaSize(h, th.Metadata, p.threadKeys[i], what); err != nil {
-			return nil, err
+		if h, err = metaSize(h, th.Metadata, p.threadKeys[i]); err != nil {
+			return nil, fmt.Errorf("thread %d.%d.%d metadata: %w", th.Node, th.Context, th.Thread, err)
 		}
 	}
 	if h > math.MaxInt32 {
@@ -275,16 +286,16 @@ func (p *layout) functionGroups(i int) []string {
 
 // metaSize adds to h the encoded size of a metadata list (its count and its
 // pairs) and checks every string.
-func metaSize(h int64, m map[string]string, keys []string, what string) (int64, error) {
+func metaSize(h int64, m map[string]string, keys []string) (int64, error) {
 	h += 4
 	for _, k := range keys {
-		nk, err := utfSize(k, what+" name")
+		nk, err := utfSize(k, "name")
 		if err != nil {
 			return 0, err
 		}
-		nv, err := utfSize(m[k], fmt.Sprintf("%s value of %q", what, k))
+		nv, err := utfSize(m[k], "value")
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("key %q: %w", k, err)
 		}
 		h += int64(4 + nk + nv)
 	}
