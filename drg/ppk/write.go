@@ -60,7 +60,8 @@ const maxUTF = 0xFFFF
 // rank beyond a Java int, a user event's sample count that is not a whole
 // number a Java int holds, or value columns that do not match the trial's
 // shape are errors, and then nothing is written. The payload is streamed:
-// only the sorted metadata keys and the group table are held in memory.
+// only the sorted metadata keys, the group table and each function's group
+// ids are held in memory.
 //
 // A ppk cannot record Series (earlier snapshots), Metric.Derived, Warnings
 // or Source; a reader sets "File Type Index" and "File Type Name" anew.
