@@ -1,15 +1,18 @@
 package ppk
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // FuzzDecode decodes arbitrary bytes: Decode must return a trial or an
 // *Error naming the file and an offset, and never panic. Detect must not
 // panic either. The seeds are the real files (gzip and raw payload) and the
-// hand-made profiles.
+// hand-made profiles, and a profile the writer made.
 func FuzzDecode(f *testing.F) {
 	for _, rf := range realFiles {
 		gz := readFile(f, rf.path)
@@ -22,6 +25,17 @@ func FuzzDecode(f *testing.F) {
 	v1 := handMade()
 	v1.version, v1.compatible, v1.v1Header = 1, 1, []byte("skipped")
 	f.Add(v1.encode())
+	// A profile from the real writer, with callpaths and several metrics.
+	tr, err := synth.Generate(synth.Spec{Processes: 2, ThreadsPerProcess: 2, Regions: 3, Depth: 2, Metrics: 2, Serial: 10, Parallel: 10})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var w bytes.Buffer
+	if err := Write(&w, tr); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(w.Bytes())
+	f.Add(gunzip(f, w.Bytes()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		Detect(data)
 		tr, err := decodeBytes(data, "fuzz.ppk")

@@ -1,5 +1,8 @@
-// Package ppk reads ParaProf packed profiles (.ppk), the binary format that
-// ParaProf and TAU's perfdmf write with DataSourceExport.writePacked.
+// Package ppk reads and writes ParaProf packed profiles (.ppk), the binary
+// format that ParaProf and TAU's perfdmf write with
+// DataSourceExport.writePacked. Write and WriteFile write one as that
+// method does (see Write for the layout); the rest of this comment is about
+// reading.
 //
 // A packed profile is a gzip stream (a raw, already decompressed stream is
 // accepted too) holding a Java DataOutputStream: big-endian ints and
