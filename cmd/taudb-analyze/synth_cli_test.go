@@ -15,12 +15,12 @@ import (
 )
 
 // TestSynthPPKLoad generates a small series of packed profiles with synth
-// --format ppk, loads it into the embedded database and checks every value,
+// --file-format ppk, loads it into the embedded database and checks every value,
 // call count, user event and metadata key the database holds against
 // synth.Generate of the same spec.
 func TestSynthPPKLoad(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "series")
-	r := ok(t, nil, "synth", "--out", dir, "--format", "ppk", "--processes", "1,3", "--threads-per-process", "2",
+	r := ok(t, nil, "synth", "--out", dir, "--file-format", "ppk", "--processes", "1,3", "--threads-per-process", "2",
 		"--regions", "6", "--depth", "2", "--metrics", "2", "--serial", "2000", "--parallel", "30000", "--log", "700",
 		"--noise", "0.05", "--imbalance", "0.3", "--seed", "11")
 	paths := strings.Fields(r.stdout)
@@ -134,12 +134,12 @@ func compareLoaded(t *testing.T, p int, exp, got *drg.Trial) {
 	}
 }
 
-// TestSynthBadFormat checks that an unknown --format is a usage error that
+// TestSynthBadFormat checks that an unknown --file-format is a usage error that
 // names the flag, and that nothing is written.
 func TestSynthBadFormat(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	fails(t, 2, `--format "xml": want profile or ppk`, "synth", "--out", dir, "--format", "xml", "--processes", "1")
+	fails(t, 2, `--file-format "xml": want profile or ppk`, "synth", "--out", dir, "-f", "xml", "--processes", "1")
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("a bad --format created %s: %v", dir, err)
+		t.Errorf("a bad --file-format created %s: %v", dir, err)
 	}
 }

@@ -17,13 +17,12 @@ func (a *app) synthCmd() *cobra.Command {
 	var s synth.Spec
 	var out, procs, format string
 	cmd := &cobra.Command{
-		Use:   "synth --out DIR [--processes 1,2,4,8] [--regions R] [--format profile|ppk] ...",
+		Use:   "synth --out DIR [--processes 1,2,4,8] [--regions R] [-f profile|ppk] ...",
 		Short: "Generate TAU profile folders or ParaProf .ppk files of any size following a scaling model",
 		Long: `synth writes real TAU profile folders (profile.N.C.T files; MULTI__ folders
 with several metrics), one per process count of --processes, into DIR/pP;
-with --format ppk it writes ParaProf packed profiles DIR/pP.ppk instead.
-(Here --format names the file format: synth prints only the paths it
-wrote, one a line.)
+with --file-format ppk (-f ppk) it writes ParaProf packed profiles
+DIR/pP.ppk instead. It prints the paths it wrote, one a line.
 The program's time follows T(p) = serial + parallel/p + log*log2(p) µs,
 split among --regions regions called from main (with --depth 2 also as
 callpaths "main => r"), multiplied on each rank by 1 + imbalance*(rank/(p−1)
@@ -32,14 +31,14 @@ Counters after TIME (PAPI_TOT_CYC, PAPI_TOT_INS, ...) are proportional to
 time. Use it for benchmarks and for tests that need big or known data.`,
 		Example: `  taudb-analyze synth --out /tmp/series --processes 1,2,4,8,16 --regions 200 --noise 0.02
   taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2
-  taudb-analyze synth --out /tmp/ppk --format ppk --processes 2,4`,
+  taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("synth needs --out DIR")
 			}
 			if format != "profile" && format != "ppk" {
-				return usagef("--format %q: want profile or ppk", format)
+				return usagef("--file-format %q: want profile or ppk", format)
 			}
 			var ps []int
 			for _, f := range strings.Split(procs, ",") {
@@ -78,7 +77,7 @@ time. Use it for benchmarks and for tests that need big or known data.`,
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "folder to write into")
 	fl.StringVar(&procs, "processes", "1,2,4,8", "process counts of the series")
-	fl.StringVar(&format, "format", "profile", "file format: profile (TAU profile folders DIR/pP) or ppk (ParaProf packed profiles DIR/pP.ppk)")
+	fl.StringVarP(&format, "file-format", "f", "profile", "file format: profile (TAU profile folders DIR/pP) or ppk (ParaProf packed profiles DIR/pP.ppk)")
 	fl.IntVar(&s.ThreadsPerProcess, "threads-per-process", 1, "threads per process")
 	fl.IntVar(&s.Regions, "regions", 100, "regions besides main")
 	fl.IntVar(&s.Depth, "depth", 2, "callpath depth: 1 (flat) or 2")
