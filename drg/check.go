@@ -3,6 +3,7 @@ package drg
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -29,6 +30,9 @@ func CheckName(what, s string) error {
 // CheckText is CheckName without the length limit, for texts that TAUdb
 // does not index (metadata values).
 func CheckText(what, s string) error {
+	if strings.IndexByte(s, 0) < 0 && utf8.ValidString(s) {
+		return nil // the common case, with the library's word-at-a-time scans
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == 0 {

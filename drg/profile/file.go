@@ -49,7 +49,13 @@ type Attribute struct {
 // Parse parses the text of one profile file. name is used in error
 // messages, which give the line number ("profile.0.0.0:7: ...").
 func Parse(data string, name string) (*File, error) {
-	p := parser{data: data, name: name}
+	return parse(data, name, nil)
+}
+
+// parse is Parse with the checked names of the goroutine's previous file
+// (nil for none).
+func parse(data, name string, checked *checkedNames) (*File, error) {
+	p := parser{data: data, name: name, checked: checked}
 	f, err := p.parse()
 	if err != nil {
 		return nil, err
@@ -71,6 +77,42 @@ type parser struct {
 	pos  int
 	line int
 	name string
+	// checked, when not nil, holds the names and groups of the timers of
+	// the previous file the same goroutine parsed, already checked with
+	// drg.CheckName, by position (see checkedNames).
+	checked *checkedNames
+}
+
+// checkedNames remembers, by position, the timer names and group strings
+// of the last file one reading goroutine parsed. The files of a trial list
+// the same timers in mostly the same order, so a name equal to the one at
+// its position there (a memory compare) need not be checked for NUL bytes
+// and UTF-8 again.
+type checkedNames struct {
+	names, groups []string
+}
+
+// check checks a timer's name and groups with drg.CheckName unless c
+// (which may be nil) saw them at position i, and remembers them there.
+func (c *checkedNames) check(i int, name, groups string) error {
+	if c == nil || i >= len(c.names) || c.names[i] != name {
+		if err := drg.CheckName("timer name", name); err != nil {
+			return err
+		}
+	}
+	if c == nil || i >= len(c.groups) || c.groups[i] != groups {
+		if err := drg.CheckName("group", groups); err != nil {
+			return err
+		}
+	}
+	if c != nil {
+		if i < len(c.names) {
+			c.names[i], c.groups[i] = name, groups
+		} else if i == len(c.names) {
+			c.names, c.groups = append(c.names, name), append(c.groups, groups)
+		}
+	}
+	return nil
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -153,6 +195,11 @@ func (p *parser) parse() (*File, error) {
 			return nil, p.errorf("file ends after %d of %d timer lines", i, count)
 		}
 		t, err := parseTimer(l)
+		if err == nil {
+			if err = p.checked.check(i, t.Name, t.Groups); err != nil {
+				err = fmt.Errorf("timer %q: %v", clip(t.Name), err)
+			}
+		}
 		if err != nil {
 			return nil, p.errorf("%v", err)
 		}
@@ -203,13 +250,14 @@ func (p *parser) parse() (*File, error) {
 	return f, nil
 }
 
-// parseTimer reads `"NAME" calls subrs excl incl profcalls GROUP="G"`. TAU
+// parseTimer reads `"NAME" calls subrs excl incl profcalls GROUP="G"`; the
+// caller checks the name and groups (checkedNames.check). TAU
 // does not escape quotes in names, so the name ends at the last quote before
 // the numbers; old files carry an extra number before GROUP, which is
 // ignored, as are profcalls.
 func parseTimer(l string) (Timer, error) {
 	var t Timer
-	g := strings.LastIndex(l, ` GROUP="`)
+	g := lastGroup(l)
 	if g < 0 || !strings.HasPrefix(l, `"`) {
 		return t, fmt.Errorf("timer line %q: want \"NAME\" calls subrs excl incl profcalls GROUP=\"...\"", clip(l))
 	}
@@ -233,13 +281,24 @@ func parseTimer(l string) (Timer, error) {
 	if t.Calls < 0 || t.Subrs < 0 {
 		return t, fmt.Errorf("timer %q: negative call count", clip(t.Name))
 	}
-	if err := drg.CheckName("timer name", t.Name); err != nil {
-		return t, fmt.Errorf("timer %q: %v", clip(t.Name), err)
-	}
-	if err := drg.CheckName("group", t.Groups); err != nil {
-		return t, fmt.Errorf("timer %q: %v", clip(t.Name), err)
-	}
 	return t, nil
+}
+
+// lastGroup returns the index of the last ` GROUP="` in l, or -1. It looks
+// for the '=' from the end, which in a timer line is almost always the
+// group's, instead of strings.LastIndex's search for the whole pattern.
+func lastGroup(l string) int {
+	const pat = ` GROUP="`
+	for end := len(l); ; {
+		i := strings.LastIndexByte(l[:end], '=')
+		if i < 0 {
+			return -1
+		}
+		if start := i - 6; start >= 0 && i+2 <= len(l) && l[start:i+2] == pat {
+			return start
+		}
+		end = i
+	}
 }
 
 // parseEvent reads `"NAME" numevents max min mean sumsqr`.
@@ -268,29 +327,113 @@ func parseEvent(l string) (Event, error) {
 // (more may follow and are ignored). Every number must be finite.
 func parseNumbers(s string, out []float64, names string) error {
 	for i := range out {
-		s = strings.TrimLeft(s, " \t")
-		j := strings.IndexAny(s, " \t")
-		if j < 0 {
-			j = len(s)
+		k := 0
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		s = s[k:]
+		j := 0
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
 		}
 		if j == 0 {
 			return fmt.Errorf("want %d numbers (%s), found %d", len(out), names, i)
 		}
-		v, err := strconv.ParseFloat(s[:j], 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return fmt.Errorf("number %d (%s): %q is out of the range of a double", i+1, strings.Fields(names)[i], clip(s[:j]))
-		}
-		if err != nil {
-			return fmt.Errorf("number %d (%s): %q is not a number", i+1, strings.Fields(names)[i], clip(s[:j]))
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("number %d (%s) is %s", i+1, strings.Fields(names)[i], s[:j])
+		v, ok := parseDecimal(s[:j])
+		if !ok {
+			var err error
+			v, err = strconv.ParseFloat(s[:j], 64)
+			if errors.Is(err, strconv.ErrRange) {
+				return fmt.Errorf("number %d (%s): %q is out of the range of a double", i+1, strings.Fields(names)[i], clip(s[:j]))
+			}
+			if err != nil {
+				return fmt.Errorf("number %d (%s): %q is not a number", i+1, strings.Fields(names)[i], clip(s[:j]))
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("number %d (%s) is %s", i+1, strings.Fields(names)[i], s[:j])
+			}
 		}
 		out[i] = v
 		s = s[j:]
 	}
 	return nil
 }
+
+// parseDecimal reads the forms TAU writes numbers in ("1234", "2341.58",
+// "1.368259E+06", an optional leading minus) without strconv.ParseFloat's
+// general scanner, and reports false for anything else (ParseFloat then
+// decides). It takes Clinger's exact fast path only: a mantissa of at most
+// 2^53 scaled by 10^e with |e| ≤ 22, where one float64 multiplication or
+// division of two exact values is correctly rounded; so every value it
+// returns is bit for bit the one ParseFloat gives.
+func parseDecimal(tok string) (float64, bool) {
+	i, neg := 0, false
+	if i < len(tok) && tok[i] == '-' {
+		neg, i = true, 1
+	}
+	var mant uint64
+	exp, digits := 0, 0
+	for ; i < len(tok) && tok[i]-'0' <= 9; i++ {
+		mant = mant*10 + uint64(tok[i]-'0')
+		digits++
+		if mant > 1<<53 {
+			return 0, false
+		}
+	}
+	if i < len(tok) && tok[i] == '.' {
+		for i++; i < len(tok) && tok[i]-'0' <= 9; i++ {
+			mant = mant*10 + uint64(tok[i]-'0')
+			digits++
+			exp--
+			if mant > 1<<53 {
+				return 0, false
+			}
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(tok) && (tok[i] == 'E' || tok[i] == 'e') {
+		i++
+		esign := 1
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			if tok[i] == '-' {
+				esign = -1
+			}
+			i++
+		}
+		e, edigits := 0, 0
+		for ; i < len(tok) && tok[i]-'0' <= 9 && edigits < 4; i++ {
+			e = e*10 + int(tok[i]-'0')
+			edigits++
+		}
+		if edigits == 0 {
+			return 0, false
+		}
+		exp += esign * e
+	}
+	if i != len(tok) {
+		return 0, false
+	}
+	v := float64(mant)
+	switch {
+	case exp == 0:
+	case exp > 0 && exp <= 22:
+		v *= pow10[exp]
+	case exp < 0 && exp >= -22:
+		v /= pow10[-exp]
+	default:
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// pow10 holds the powers of ten that are exact in a float64.
+var pow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseMetadata reads TAU's one-line metadata block:
 // <metadata><attribute><name>N</name><value>V</value></attribute>...</metadata>.

@@ -34,7 +34,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		merge(b, file, 0, true)
+		merge(b, file, 0, true, &nodeCache{})
 		tr, err := b.Finish("fuzz", drg.Source{Format: "profile"})
 		if err != nil {
 			return

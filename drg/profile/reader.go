@@ -117,17 +117,19 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
 	}()
 	for w := 0; w < workers; w++ {
 		go func() {
+			var checked checkedNames
 			for j := range jobs {
 				data, err := os.ReadFile(j.f.path)
 				if err != nil {
 					j.out <- parsed{err: err}
 					continue
 				}
-				f, err := Parse(bytesToString(data), j.f.path)
+				f, err := parse(bytesToString(data), j.f.path, &checked)
 				j.out <- parsed{file: f, err: err}
 			}
 		}()
 	}
+	var nodes nodeCache
 	i := 0
 	for ch := range futures {
 		p := <-ch
@@ -139,17 +141,43 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
 			// room for them at once instead of growing node by node.
 			b.Reserve(len(p.file.Timers))
 		}
-		merge(b, p.file, b.Column(d.files[i].id), first)
+		merge(b, p.file, b.Column(d.files[i].id), first, &nodes)
 		i++
 	}
 	return nil
 }
 
-// merge adds one parsed file to the builder as thread column th.
-func merge(b *drg.Builder, f *File, th int, first bool) {
+// nodeCache remembers the nodes of the previous file's timers, in the
+// file's order. The files of a trial mostly list the same timers in the same
+// order, so comparing a timer's name with the name at its position in the
+// previous file (a length check and a memory compare) usually finds its
+// node without hashing the name for the builder's map. The merge is the
+// serial part of a parallel read, so this is where time counts.
+type nodeCache struct {
+	names []string
+	nodes []int
+}
+
+// node returns the builder node of timer i named name.
+func (c *nodeCache) node(b *drg.Builder, i int, name string) int {
+	if i < len(c.names) && c.names[i] == name {
+		return c.nodes[i]
+	}
+	n := b.Node(name)
+	if i < len(c.names) {
+		c.names[i], c.nodes[i] = name, n
+	} else if i == len(c.names) {
+		c.names, c.nodes = append(c.names, name), append(c.nodes, n)
+	}
+	return n
+}
+
+// merge adds one parsed file to the builder as thread column th; nodes is
+// the read's node cache.
+func merge(b *drg.Builder, f *File, th int, first bool, nodes *nodeCache) {
 	m := b.Metric(f.Metric)
-	for _, t := range f.Timers {
-		n := b.Node(t.Name)
+	for i, t := range f.Timers {
+		n := nodes.node(b, i, t.Name)
 		b.SetGroups(n, t.Groups)
 		if first {
 			b.AddCalls(n, th, t.Calls, t.Subrs)
