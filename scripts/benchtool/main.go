@@ -26,12 +26,20 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"time"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == childCommand {
 		if err := runChild(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtool:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == launchCommand {
+		if err := runLauncher(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "benchtool:", err)
 			os.Exit(1)
 		}
@@ -69,6 +77,15 @@ func run(ctx context.Context, args []string, stdout, log io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("find this program's executable: %w", err)
 	}
+	l, err := startLauncher(self)
+	if err != nil {
+		return err
+	}
+	activeLauncher = l
+	defer func() {
+		activeLauncher = nil
+		l.stop()
+	}()
 	tmp, err := os.MkdirTemp("", "taudb-bench-")
 	if err != nil {
 		return fmt.Errorf("make the temporary folder: %w", err)
@@ -88,6 +105,7 @@ func run(ctx context.Context, args []string, stdout, log io.Writer) error {
 	if err := b.run(ctx); err != nil {
 		return err
 	}
+	sort.SliceStable(b.rows, func(i, j int) bool { return b.rows[i].Step < b.rows[j].Step })
 	table := Render(b.rows)
 	fmt.Fprint(stdout, table)
 	b.logf("mode %s took %s", mode.Name, time.Since(start).Round(time.Second))

@@ -22,10 +22,25 @@ type Measured struct {
 	Stdout []byte
 }
 
-// Run runs name with args as a child process, discarding its standard
-// output unless keep is set, and returns its wall time and peak memory. The
-// child's standard error is returned in the error when it fails.
+// activeLauncher, when set, runs the children of Run (see launchCommand).
+var activeLauncher *launcher
+
+// Run runs name with args as a child process (through the launcher when one
+// is running), discarding its standard output unless keep is set, and
+// returns its wall time and peak memory. The child's standard error is
+// returned in the error when it fails.
 func Run(ctx context.Context, keep bool, name string, args ...string) (Measured, error) {
+	if activeLauncher != nil {
+		if err := ctx.Err(); err != nil {
+			return Measured{}, err
+		}
+		return activeLauncher.run(name, keep, args)
+	}
+	return runDirect(ctx, keep, name, args...)
+}
+
+// runDirect is Run without the launcher.
+func runDirect(ctx context.Context, keep bool, name string, args ...string) (Measured, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	var out, errb bytes.Buffer
 	if keep {
