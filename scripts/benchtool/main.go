@@ -53,6 +53,9 @@ func main() {
 	}
 }
 
+// lastRows are the rows of the last run that succeeded, for the test.
+var lastRows []Row
+
 // run parses the flags, measures every row into a private temporary folder
 // (removed at the end) and prints the table on stdout and into -out.
 func run(ctx context.Context, args []string, stdout, log io.Writer) error {
@@ -106,6 +109,7 @@ func run(ctx context.Context, args []string, stdout, log io.Writer) error {
 		return err
 	}
 	sort.SliceStable(b.rows, func(i, j int) bool { return b.rows[i].Step < b.rows[j].Step })
+	lastRows = b.rows
 	table := Render(b.rows)
 	fmt.Fprint(stdout, table)
 	b.logf("mode %s took %s", mode.Name, time.Since(start).Round(time.Second))
