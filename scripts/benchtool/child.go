@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/cluster"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// childCommand is the hidden subcommand with which benchtool re-runs itself
+// to measure one analysis in a process of its own.
+const childCommand = "__analysis"
+
+// AnalysisKinds are the analyses of row 5.
+var AnalysisKinds = []string{"statistics", "summary", "imbalance", "speedup", "cluster"}
+
+// childResult is what the child prints, as JSON, on standard output.
+type childResult struct {
+	// Seconds is the analysis' time; RefSeconds the time of one pass
+	// summing every inclusive and exclusive value of the trials.
+	Seconds, RefSeconds float64
+	// Values is the number of values of the trials (nodes × threads ×
+	// metrics, summed over them); DataMB the process's peak RSS before the
+	// analysis ran (the trials and the program), in MB.
+	Values int
+	DataMB float64
+	// Sum is the reference pass' sum, printed so that it is computed.
+	Sum float64
+}
+
+// runChild is the child: it generates the trial(s) of the kind (speedup: a
+// series of four trials of threads/8, /4, /2 and threads threads; the
+// others one trial), runs the analysis once and prints a childResult.
+func runChild(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet(childCommand, flag.ContinueOnError)
+	kind := fs.String("kind", "", "analysis: "+fmt.Sprint(AnalysisKinds))
+	threads := fs.Int("threads", 0, "threads")
+	regions := fs.Int("regions", 0, "regions besides main")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	counts := []int{*threads}
+	if *kind == "speedup" {
+		counts = []int{max(1, *threads/8), max(1, *threads/4), max(1, *threads/2), *threads}
+	}
+	var trials []*drg.Trial
+	res := childResult{}
+	for i, n := range counts {
+		tr, err := generate(Size{n, *regions, 1}, 1, fmt.Sprintf("t%d", i))
+		if err != nil {
+			return err
+		}
+		trials = append(trials, tr)
+		res.Values += values(tr)
+	}
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		res.DataMB = float64(ru.Maxrss) * 1024 / 1e6
+	}
+
+	start := time.Now()
+	for _, t := range trials {
+		for _, mv := range t.Values {
+			for i := range mv.Inclusive {
+				res.Sum += mv.Inclusive[i] + mv.Exclusive[i]
+			}
+		}
+	}
+	res.RefSeconds = time.Since(start).Seconds()
+
+	start = time.Now()
+	if err := analyse(*kind, trials); err != nil {
+		return fmt.Errorf("%s of %d threads × %d regions: %w", *kind, *threads, *regions, err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return json.NewEncoder(out).Encode(res)
+}
+
+// analyse runs one analysis with its default options.
+func analyse(kind string, trials []*drg.Trial) error {
+	var err error
+	switch kind {
+	case "statistics":
+		_ = trials[0].Statistics()
+	case "summary":
+		_, err = analysis.Summary(trials[0], analysis.SummaryOptions{By: "thread"})
+	case "imbalance":
+		_, err = analysis.Imbalance(trials[0], analysis.ImbalanceOptions{})
+	case "speedup":
+		exps := make([]analysis.Experiment, len(trials))
+		for i, t := range trials {
+			exps[i] = analysis.Experiment{Trial: t, P: float64(len(t.Threads))}
+		}
+		_, err = analysis.Speedup(exps, analysis.SpeedupOptions{})
+	case "cluster":
+		_, err = cluster.Cluster(trials[:1], cluster.Options{})
+	default:
+		err = fmt.Errorf("unknown analysis %q", kind)
+	}
+	return err
+}

@@ -1,0 +1,47 @@
+package main
+
+import "fmt"
+
+// Size is a trial size: threads × regions (besides main) × metrics.
+type Size struct{ Threads, Regions, Metrics int }
+
+// Mode holds the sizes one run of the benchmark uses.
+type Mode struct {
+	Name string
+	// Parse is the generated profile folder (callpath depth 2, one metric).
+	Parse Size
+	// XML is the generated merged snapshot XML: threads × events (2 metrics).
+	XML Size
+	// Ingest is the trial saved into and loaded from the databases (depth 2).
+	Ingest Size
+	// Analyses are the thread counts of the analyses; AnalysisRegions their
+	// regions (depth 1, one metric).
+	Analyses        []int
+	AnalysisRegions int
+	// EndToEnd is the trial of the CLI run (depth 1).
+	EndToEnd Size
+}
+
+// Modes are the modes benchtool knows: tiny (the test's, seconds), quick
+// (minutes) and full (the sizes).
+var Modes = map[string]Mode{
+	"tiny": {Name: "tiny", Parse: Size{64, 20, 1}, XML: Size{8, 50, 2}, Ingest: Size{64, 20, 2},
+		Analyses: []int{64, 128, 256}, AnalysisRegions: 20, EndToEnd: Size{64, 20, 2}},
+	"quick": {Name: "quick", Parse: Size{1024, 500, 1}, XML: Size{64, 2000, 2}, Ingest: Size{256, 500, 2},
+		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}},
+	"full": {Name: "full", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2},
+		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}},
+}
+
+// LookupMode returns the mode of that name.
+func LookupMode(name string) (Mode, error) {
+	m, ok := Modes[name]
+	if !ok {
+		return Mode{}, fmt.Errorf("unknown mode %q: want tiny, quick or full", name)
+	}
+	return m, nil
+}
+
+func (s Size) String() string {
+	return fmt.Sprintf("%d threads × %d regions × %d metrics", s.Threads, s.Regions, s.Metrics)
+}
