@@ -28,11 +28,8 @@ if [ "${1:-}" = "-out" ]; then out=$2; fi
 
 bin=$(mktemp -d "${TMPDIR:-/tmp}/taudb-bench-bin-XXXXXX")
 trap 'rm -rf "$bin"' EXIT
-# A generated .ppk joins the parse rows once drg/ppk has WriteFile.
-tags=()
-if grep -qs '^func WriteFile(' drg/ppk/*.go; then tags=(-tags ppkwrite); fi
 go build -o "$bin/tmp/taudb-analyze" ./cmd/taudb-analyze
-go build "${tags[@]}" -o "$bin/benchtool" ./scripts/benchtool
+go build -o "$bin/benchtool" ./scripts/benchtool
 pg=$(bash scripts/pg-ensure.sh)
 start=$(date +%s)
 "$bin/benchtool" -mode "$mode" -pg "$pg" -cli "$bin/tmp/taudb-analyze" -out "$out"

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 )
@@ -12,73 +12,98 @@ import (
 // 4 GB (4,000 MB of 10^6 bytes).
 const TargetPeakMB = 4000
 
+// e2eSmallFactor divides the threads of the end-to-end trial for the
+// reference run: every step is measured at N/4 threads first, in the same
+// run, so that each step's growth is known.
+const e2eSmallFactor = 4
+
+// e2eStep is one command of the end-to-end run.
+type e2eStep struct {
+	name string
+	args []string
+}
+
 // endToEnd measures row 6: the built CLI run step by step on a private
-// PostgreSQL database (synth, load, stats, imbalance, report), each step's
-// values/s (values = threads × (regions+1) × metrics, per second of the
-// step's wall time) next to `cat` of the generated profile files in the
-// same unit, and the peak RSS of all steps against TargetPeakMB.
-func (b *bench) endToEnd(ctx context.Context) (err error) {
-	s := b.mode.EndToEnd
+// PostgreSQL database (synth, load, stats, imbalance, regions, report), at
+// the mode's size and at a quarter of its threads. Each step's figure is
+// its rate in values/s (values = threads × (regions+1) × metrics, per
+// second of wall time) at the full size, its reference the same step's rate
+// at the quarter size; the ratio is the throughput kept when the trial grows
+// 4×, and the notes give the growth exponent log(t2/t1)/log(4) (1 is
+// linear). A last row holds the peak RSS of all steps against TargetPeakMB.
+func (b *bench) endToEnd(ctx context.Context) error {
+	big := b.mode.EndToEnd
+	small := big
+	small.Threads = max(1, big.Threads/e2eSmallFactor)
+	smallRun, err := b.runEndToEnd(ctx, small, "e2e-small")
+	if err != nil {
+		return fmt.Errorf("end to end at %s: %w", small, err)
+	}
+	bigRun, err := b.runEndToEnd(ctx, big, "e2e")
+	if err != nil {
+		return fmt.Errorf("end to end at %s: %w", big, err)
+	}
+	nSmall := float64(small.Threads * (small.Regions + 1) * small.Metrics)
+	nBig := float64(big.Threads * (big.Regions + 1) * big.Metrics)
+	var peak float64
+	var peakStep string
+	for i, m := range bigRun {
+		s := smallRun[i]
+		if m.PeakMB > peak {
+			peak, peakStep = m.PeakMB, m.step
+		}
+		if m.step == "db init" {
+			continue
+		}
+		g := Growth(s.Wall.Seconds(), m.Wall.Seconds(), nSmall, nBig)
+		b.add(Row{Step: 6, Figure: "CLI " + m.step + ", " + big.String() + ", depth 1", Value: nBig / m.Wall.Seconds(), Unit: "values/s",
+			Ref: nSmall / s.Wall.Seconds(), RefUnit: "values/s", RefWhat: fmt.Sprintf("the same step at %d threads", small.Threads),
+			Notes: fmt.Sprintf("%.2f s, peak %s MB (at %d threads: %.2f s, %s MB); %s", m.Wall.Seconds(), Num(m.PeakMB),
+				small.Threads, s.Wall.Seconds(), Num(s.PeakMB), GrowthNote(g))})
+	}
+	b.add(Row{Step: 6, Figure: "CLI peak RSS of all steps (" + peakStep + "), " + big.String(), Value: peak, Unit: "MB",
+		Ref: TargetPeakMB, RefUnit: "MB", RefWhat: "the issue's target", Notes: "ratio ≤ 1 meets the target"})
+	return nil
+}
+
+// stepRun is one step's measure.
+type stepRun struct {
+	step string
+	Measured
+}
+
+// runEndToEnd runs the CLI steps on a trial of size s in a private
+// database, which it drops at the end, and removes the generated files.
+func (b *bench) runEndToEnd(ctx context.Context, s Size, name string) (out []stepRun, err error) {
 	pg, err := createDatabase(ctx, b.pgAdmin)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() {
 		if e := pg.drop(context.WithoutCancel(ctx)); e != nil && err == nil {
 			err = e
 		}
 	}()
-	out := filepath.Join(b.tmp, "e2e")
-	data := filepath.Join(out, "p"+strconv.Itoa(s.Threads))
+	dir := filepath.Join(b.tmp, name)
+	defer os.RemoveAll(dir)
+	data := filepath.Join(dir, "p"+strconv.Itoa(s.Threads))
 	db := []string{"--db", pg.url, "-q"}
-	steps := []struct {
-		name string
-		args []string
-	}{
-		{"synth", []string{"synth", "--out", out, "--processes", strconv.Itoa(s.Threads), "--regions", strconv.Itoa(s.Regions),
+	steps := []e2eStep{
+		{"synth", []string{"synth", "--out", dir, "--processes", strconv.Itoa(s.Threads), "--regions", strconv.Itoa(s.Regions),
 			"--metrics", strconv.Itoa(s.Metrics), "--depth", "1"}},
 		{"db init", append(db, "db", "init")},
 		{"load", append(db, "load", "-n", "e2e", data)},
 		{"stats", append(db, "stats", "--trial", "e2e")},
 		{"imbalance", append(db, "imbalance", "--trial", "e2e")},
-		{"report", append(db, "report", "--out", filepath.Join(b.tmp, "e2e-report"), "--trial", "e2e", "--analyses", "imbalance")},
+		{"regions", append(db, "regions", "--trial", "e2e")},
+		{"report", append(db, "report", "--out", filepath.Join(dir, "report"), "--trial", "e2e", "--analyses", "imbalance,summary")},
 	}
-	vals := float64(s.Threads * (s.Regions + 1) * s.Metrics)
-	var catRate, peak float64
-	var peakStep string
-	for i, st := range steps {
+	for _, st := range steps {
 		m, err := Run(ctx, false, b.cli, st.args...)
 		if err != nil {
-			return fmt.Errorf("%s: %w", st.name, err)
+			return nil, fmt.Errorf("%s: %w", st.name, err)
 		}
-		if m.PeakMB > peak {
-			peak, peakStep = m.PeakMB, st.name
-		}
-		if i == 0 {
-			var files []string
-			err := filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					files = append(files, p)
-				}
-				return err
-			})
-			if err != nil {
-				return fmt.Errorf("list %s: %w", data, err)
-			}
-			sec, err := catSeconds(ctx, files)
-			if err != nil {
-				return err
-			}
-			catRate = vals / sec
-		}
-		if st.name == "db init" {
-			continue
-		}
-		b.add(Row{Step: 6, Figure: "CLI " + st.name + ", " + s.String() + ", depth 1", Value: vals / m.Wall.Seconds(), Unit: "values/s",
-			Ref: catRate, RefUnit: "values/s", RefWhat: "`cat` of the generated profile files",
-			Notes: fmt.Sprintf("%.2f s, peak %s MB", m.Wall.Seconds(), Num(m.PeakMB))})
+		out = append(out, stepRun{st.name, m})
 	}
-	b.add(Row{Step: 6, Figure: "CLI peak RSS of all steps (" + peakStep + ")", Value: peak, Unit: "MB",
-		Ref: TargetPeakMB, RefUnit: "MB", RefWhat: "the issue's target", Notes: "ratio ≤ 1 meets the target"})
-	return nil
+	return out, nil
 }

@@ -43,5 +43,9 @@ func LookupMode(name string) (Mode, error) {
 }
 
 func (s Size) String() string {
-	return fmt.Sprintf("%d threads × %d regions × %d metrics", s.Threads, s.Regions, s.Metrics)
+	metrics := "metrics"
+	if s.Metrics == 1 {
+		metrics = "metric"
+	}
+	return fmt.Sprintf("%d threads × %d regions × %d %s", s.Threads, s.Regions, s.Metrics, metrics)
 }

@@ -8,16 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
 	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/drg/snapshot"
 )
-
-// ppkWriter writes a trial as a .ppk file; it is ppk.WriteFile when built
-// with the tag ppkwrite (see ppkgen.go), else nil and the generated ppk row
-// is left out.
-var ppkWriter func(path string, t *drg.Trial) error
 
 // minParseBytes is the least number of bytes a parse row reads: smaller
 // inputs are read (and cat-ed) that many times over, so that starting cat
@@ -55,15 +49,13 @@ func (b *bench) parse(ctx context.Context) error {
 		}); err != nil {
 		return err
 	}
-	if ppkWriter != nil {
-		p := filepath.Join(b.tmp, "generated.ppk")
-		if err := ppkWriter(p, tr); err != nil {
-			return fmt.Errorf("write the generated ppk: %w", err)
-		}
-		if err := b.parseFiles(ctx, "ppk, generated "+b.mode.Parse.String(), []string{p},
-			func() error { _, err := (ppk.Reader{Path: p}).Read(); return err }); err != nil {
-			return err
-		}
+	p := filepath.Join(b.tmp, "generated.ppk")
+	if err := ppk.WriteFile(p, tr); err != nil {
+		return fmt.Errorf("write the generated ppk: %w", err)
+	}
+	if err := b.parseFiles(ctx, "ppk, generated "+b.mode.Parse.String()+" (gzip: the reference reads the compressed bytes)", []string{p},
+		func() error { _, err := (ppk.Reader{Path: p}).Read(); return err }); err != nil {
+		return err
 	}
 	tr = nil
 
