@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGrowth(t *testing.T) {
@@ -101,5 +103,27 @@ func TestLoadOrder(t *testing.T) {
 	}
 	if _, err := LoadOrder([]string{"a", "b"}, []Edge{{"a", "b"}, {"b", "a"}}); err == nil {
 		t.Error("LoadOrder accepted a cycle")
+	}
+}
+
+// TestFastest: the shortest of the runs is returned, the work is repeated
+// while it is short, and an error stops it.
+func TestFastest(t *testing.T) {
+	sleeps := []time.Duration{30 * time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond}
+	calls := 0
+	got, err := fastest(func() error {
+		time.Sleep(sleeps[calls%len(sleeps)])
+		calls++
+		return nil
+	})
+	if err != nil || calls < 3 {
+		t.Fatalf("fastest: %v after %d calls, want ≥ 3 calls in %v", err, calls, repeatFor)
+	}
+	if got < 0.005 || got >= 0.020 {
+		t.Errorf("fastest = %.4f s, want the 5 ms run's time", got)
+	}
+	calls = 0
+	if _, err := fastest(func() error { calls++; return errors.New("boom") }); err == nil || calls != 1 {
+		t.Errorf("an error: %v after %d calls, want it after 1", err, calls)
 	}
 }
