@@ -41,9 +41,7 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 		if tr.rows == 0 {
 			continue
 		}
-		if hook, ok := ctx.Value(beforeTableKey{}).(func(string)); ok {
-			hook(tr.table)
-		}
+		beforeTable(ctx, tr.table)
 		next := tr.next
 		n, err := tx.CopyFrom(ctx, pgx.Identifier{tr.table}, tr.columns, pgx.CopyFromFunc(func() ([]any, error) {
 			row, ok := next()

@@ -33,9 +33,7 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 		if tr.rows == 0 {
 			continue
 		}
-		if hook, ok := ctx.Value(beforeTableKey{}).(func(string)); ok {
-			hook(tr.table)
-		}
+		beforeTable(ctx, tr.table)
 		if err := insertSQLite(ctx, tx, tr); err != nil {
 			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
 		}

@@ -25,11 +25,17 @@ func terminal(w io.Writer) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
+// drawsProgress reports whether progress bars are drawn at all: stderr is
+// a terminal, without --quiet or --format json.
+func (a *app) drawsProgress() bool {
+	return !a.quiet && a.format != "json" && terminal(a.errOut)
+}
+
 // progress starts a bar of total steps labelled what; it returns nil (a
 // silent bar) when there is nothing to show: fewer than two steps, output
 // not on a terminal, --quiet or --format json.
 func (a *app) progress(total int, what string) *progress {
-	if total < 2 || a.quiet || a.format == "json" || !terminal(a.errOut) {
+	if total < 2 || !a.drawsProgress() {
 		return nil
 	}
 	return &progress{bar: progressbar.NewOptions(total,
@@ -82,8 +88,12 @@ const bigSave = 1 << 20
 // of one trial, named what, and a function to call when the save ends. With
 // a bar of files running (several paths), the save's percentage goes into
 // that bar's description; otherwise a save of bigSave rows or more draws a
-// bar of rows of its own. Both are silent where progress() is.
+// bar of rows of its own. Where no bar is drawn, report is nil, so that
+// the save does not count its rows for nobody.
 func (a *app) saveProgress(files *progress, what string) (report func(done, total int64), finish func()) {
+	if !a.drawsProgress() {
+		return nil, func() {}
+	}
 	if files != nil {
 		return func(done, total int64) {
 			files.bar.Describe(fmt.Sprintf("saving %s: %d%%", what, 100*done/max(total, 1)))
