@@ -133,7 +133,25 @@
 //
 // LoadTrial builds the trial through drg.NewBuilder with one streamed query
 // per table in one read-only transaction; the derived threads' rows are not
-// read (drg computes the statistics). A trial saved by SaveTrial comes back
+// read (drg computes the statistics).
+//
+// The trial's timer_call_data and timer_value rows, nearly all of its rows,
+// are read within the range of timer_call_data ids that holds them: the
+// block SaveTrial reserved, which it records in taudb-analyze's table
+// trial_call_data_range, or, for a trial without such a row (one TAU's own
+// loader wrote, or a database whose table "db init" has not added yet), the
+// smallest and largest id of the rows of the trial's threads, found through
+// TAUdb's index on timer_call_data(thread). Bounded so, PostgreSQL reads
+// both tables as index ranges merged in id order, in time linear in the
+// trial's rows however many other trials the database holds; joined by
+// trial alone it hashed the trial's timer_call_data and scanned every
+// trial's timer_value, spilling to temporary files once the hash outgrew
+// work_mem. The range only bounds the scan: rows inside it are still taken
+// by their thread's trial. A tool that added timer_call_data rows to a
+// trial after the save, outside its block, would leave them unread:
+// CheckIntegrity ("db check") reports such trials, and deleting their
+// trial_call_data_range row makes the range computed again. Stats reads
+// within the same range. A trial saved by SaveTrial comes back
 // equal, value by value, except for:
 //
 //   - the order of a region's groups: timer_group keeps no order, so they

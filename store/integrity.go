@@ -44,6 +44,10 @@ type Integrity struct {
 	// partial load would leave (SaveTrial writes a trial and its threads in
 	// one transaction).
 	EmptyTrials []int64
+	// OutOfRange are the ids of trials with timer_call_data rows outside
+	// the range trial_call_data_range holds for them (rows another tool
+	// added after the save), which LoadTrial and Stats would not read.
+	OutOfRange []int64
 	// SQLiteCheck is what SQLite's PRAGMA integrity_check said when it was
 	// not "ok" (empty for PostgreSQL and for a sound SQLite file).
 	SQLiteCheck []string
@@ -51,7 +55,7 @@ type Integrity struct {
 
 // OK reports whether nothing was found.
 func (in Integrity) OK() bool {
-	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.SQLiteCheck) == 0
+	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.OutOfRange) == 0 && len(in.SQLiteCheck) == 0
 }
 
 // Problems lists what was found, one sentence each.
@@ -62,6 +66,9 @@ func (in Integrity) Problems() []string {
 	}
 	for _, id := range in.EmptyTrials {
 		p = append(p, fmt.Sprintf("trial %d has no thread rows (a partial trial)", id))
+	}
+	for _, id := range in.OutOfRange {
+		p = append(p, fmt.Sprintf("trial %d has timer_call_data rows outside its row of %s (delete that row: the range is then computed)", id, callRangeTable))
 	}
 	for _, s := range in.SQLiteCheck {
 		p = append(p, "SQLite integrity_check: "+s)
@@ -200,11 +207,18 @@ func orphanCountSQL(ref Reference) string {
 // emptyTrialsQuery finds the trials without any thread row.
 const emptyTrialsQuery = `SELECT t.id FROM trial t WHERE NOT EXISTS (SELECT 1 FROM thread h WHERE h.trial = t.id) ORDER BY t.id`
 
+// outOfRangeQuery finds the trials whose stored timer_call_data range
+// misses some of their rows.
+const outOfRangeQuery = `SELECT r.trial FROM trial_call_data_range r WHERE EXISTS (
+  SELECT 1 FROM timer_call_data tcd JOIN thread th ON th.id = tcd.thread
+  WHERE th.trial = r.trial AND (tcd.id < r.first_id OR tcd.id > r.last_id)) ORDER BY r.trial`
+
 // CheckIntegrity checks that the database is consistent: for every foreign
 // key of the schema, and for the references TAUdb leaves undeclared
 // (analysis_result.analysis_settings), that no row points at a missing
 // parent; that no trial lacks thread rows (what a partial load would
-// leave); and for SQLite that PRAGMA integrity_check says "ok". It reads
+// leave); that each stored timer_call_data range holds all of its trial's
+// rows; and for SQLite that PRAGMA integrity_check says "ok". It reads
 // only. The schema must be TAUdb's (see CheckSchema).
 func (db *DB) CheckIntegrity(ctx context.Context) (Integrity, error) {
 	var in Integrity
@@ -241,6 +255,23 @@ func (db *DB) CheckIntegrity(ctx context.Context) (Integrity, error) {
 	})
 	if err != nil {
 		return in, fmt.Errorf("check for trials without threads: %w", err)
+	}
+	ranges, err := hasTable(ctx, r, db.dialect, callRangeTable)
+	if err != nil {
+		return in, err
+	}
+	if ranges {
+		err = r.query(ctx, outOfRangeQuery, func(scan func(...any) error) error {
+			var id int64
+			if err := scan(&id); err != nil {
+				return err
+			}
+			in.OutOfRange = append(in.OutOfRange, id)
+			return nil
+		})
+		if err != nil {
+			return in, fmt.Errorf("check the trials' %s: %w", callRangeTable, err)
+		}
 	}
 	if db.dialect == SQLite {
 		err = r.query(ctx, `PRAGMA integrity_check`, func(scan func(...any) error) error {

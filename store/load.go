@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -65,24 +66,27 @@ WHERE trial = $1 AND node_rank >= 0 AND context_rank >= 0 AND thread_rank >= 0 O
 	loadTimersQuery  = `SELECT id, name FROM timer WHERE trial = $1 ORDER BY id`
 	loadGroupsQuery  = `SELECT g.timer, g.group_name FROM timer_group g JOIN timer t ON t.id = g.timer
 WHERE t.trial = $1 ORDER BY g.timer, g.group_name`
-	// loadValuesQuery reads the real threads' records of the trial's own
-	// profile (no time_range); the calls repeat on each metric's row.
+	// loadValuesQuery reads the trial's timer_call_data and timer_value
+	// rows within its id range ($1, $2; see readCallRange), the calls
+	// repeated on each metric's row, without joining thread: rows of threads
+	// that are not the trial's real threads (its derived threads, or another
+	// trial's rows inside the range) are skipped as they are read. That
+	// leaves a merge of two index ranges (see withRangePlan).
 	loadValuesQuery = `
 SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
        COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
 FROM timer_call_data tcd
-JOIN thread th ON th.id = tcd.thread
-LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
-WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NULL`
-	// loadSnapshotValuesQuery reads the entries of the earlier snapshots,
-	// in snapshot order and entry order.
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id AND tv.timer_call_data BETWEEN $1 AND $2
+WHERE tcd.id BETWEEN $1 AND $2 AND tcd.time_range IS NULL`
+	// loadSnapshotValuesQuery reads the entries of the earlier snapshots
+	// within the same range, in snapshot order and entry order; entries of
+	// time ranges that are not the trial's snapshots are skipped as read.
 	loadSnapshotValuesQuery = `
-SELECT tcd.time_range, tcd.id, tcd.timer_callpath, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+SELECT tcd.time_range, tcd.id, tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
        COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
 FROM timer_call_data tcd
-JOIN thread th ON th.id = tcd.thread
-LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
-WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NOT NULL
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id AND tv.timer_call_data BETWEEN $1 AND $2
+WHERE tcd.id BETWEEN $1 AND $2 AND tcd.time_range IS NOT NULL
 ORDER BY tcd.time_range, tcd.id, tv.metric`
 	loadCountersQuery      = `SELECT id, name FROM counter WHERE trial = $1 ORDER BY id`
 	loadCounterValuesQuery = `
@@ -115,7 +119,7 @@ func (db *DB) LoadTrial(ctx context.Context, id int64) (*drg.Trial, error) {
 	var t *drg.Trial
 	err := db.readTx(ctx, func(r runner) error {
 		var err error
-		t, err = loadTrial(ctx, r, id, db.display)
+		t, err = loadTrial(ctx, r, db.dialect, id, db.display)
 		return err
 	})
 	if err != nil {
@@ -134,9 +138,11 @@ type loader struct {
 	first   int64         // the first metric's row
 	nodes   map[int64]int // timer_callpath row → builder node
 	names   map[int64]string
+	calls   callRange // the trial's timer_call_data ids
+	d       Dialect
 }
 
-func loadTrial(ctx context.Context, r runner, id int64, display string) (*drg.Trial, error) {
+func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
 	var name string
 	var ds int
 	found := false
@@ -149,7 +155,7 @@ func loadTrial(ctx context.Context, r runner, id int64, display string) (*drg.Tr
 	if !found {
 		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
 	}
-	l := &loader{r: r, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
+	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
 
 	var threadRows []int64
 	var ids []drg.ThreadID
@@ -194,6 +200,9 @@ func loadTrial(ctx context.Context, r runner, id int64, display string) (*drg.Tr
 	}
 
 	if err := l.readNodes(ctx); err != nil {
+		return nil, err
+	}
+	if l.calls, err = readCallRange(ctx, r, d, id); err != nil {
 		return nil, err
 	}
 	if err := l.readValues(ctx); err != nil {
@@ -297,21 +306,22 @@ func (l *loader) readNodes(ctx context.Context) error {
 	return nil
 }
 
-// readValues reads the real threads' records of the trial's profile.
+// readValues reads the real threads' records of the trial's profile: the
+// rows of its id range whose thread is one of the trial's real threads.
 func (l *loader) readValues(ctx context.Context) error {
 	var cp, th, metric int64
 	var calls, subrs, incl, excl float64
-	err := l.r.query(ctx, loadValuesQuery, func(scan func(...any) error) error {
+	row := func(scan func(...any) error) error {
 		if err := scan(&cp, &th, &calls, &subrs, &metric, &incl, &excl); err != nil {
 			return err
+		}
+		col, ok := l.threads[th]
+		if !ok {
+			return nil // a derived thread's row, or another trial's in the range
 		}
 		n, ok := l.nodes[cp]
 		if !ok {
 			return fmt.Errorf("timer_call_data of callpath %d, which is not the trial's", cp)
-		}
-		col, ok := l.threads[th]
-		if !ok {
-			return fmt.Errorf("timer_call_data of thread row %d, which is not the trial's", th)
 		}
 		if metric == 0 || metric == l.first {
 			l.b.AddCalls(n, col, calls, subrs)
@@ -324,7 +334,10 @@ func (l *loader) readValues(ctx context.Context) error {
 			l.b.AddValues(n, col, m, excl, incl)
 		}
 		return nil
-	}, l.id)
+	}
+	err := withRangePlan(ctx, l.r, l.d, func() error {
+		return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
+	})
 	if err != nil {
 		return fmt.Errorf("read timer_call_data and timer_value: %w", err)
 	}
@@ -425,15 +438,15 @@ func (l *loader) readSnapshots(ctx context.Context, snaps []snapshotRow) ([]snap
 		byRange[snaps[i].timeRange] = i
 	}
 	lastCD := int64(-1)
-	var tr, cd, cp, metric int64
+	var tr, cd, cp, th, metric int64
 	var calls, subrs, incl, excl float64
 	err := l.r.query(ctx, loadSnapshotValuesQuery, func(scan func(...any) error) error {
-		if err := scan(&tr, &cd, &cp, &calls, &subrs, &metric, &incl, &excl); err != nil {
+		if err := scan(&tr, &cd, &cp, &th, &calls, &subrs, &metric, &incl, &excl); err != nil {
 			return err
 		}
 		i, ok := byRange[tr]
-		if !ok {
-			return nil // a time range that is no snapshot of ours
+		if _, real := l.threads[th]; !ok || !real {
+			return nil // a time range that is no snapshot of ours, or another trial's row
 		}
 		sr := &snaps[i]
 		s := &sr.snap
@@ -453,9 +466,61 @@ func (l *loader) readSnapshots(ctx context.Context, snaps []snapshotRow) ([]snap
 			s.Exclusive[m][j] = excl
 		}
 		return nil
-	}, l.id)
+	}, l.calls.First, l.calls.Last)
 	if err != nil {
 		return nil, fmt.Errorf("read the snapshots' timer_call_data and timer_value: %w", err)
 	}
 	return snaps, nil
+}
+
+// TrialQuery is one query LoadTrial runs, with its arguments written in.
+type TrialQuery struct {
+	// SQL is the query, its arguments as integer literals.
+	SQL string
+	// Settings, when not empty, are the SET LOCAL statements LoadTrial runs
+	// before the query in the same transaction (the pinned plan of the
+	// range queries on PostgreSQL).
+	Settings string
+}
+
+// TrialQueries returns the data queries LoadTrial runs for trial id, in its
+// order, with the trial's id and timer_call_data id range written in as
+// integer literals, so that a benchmark or EXPLAIN can run exactly those
+// queries another way (COPY (query) TO STDOUT, say). The id range is the
+// one LoadTrial would use (see the package documentation); the snapshots'
+// query is among them only when the trial has snapshots, as in LoadTrial.
+func (db *DB) TrialQueries(ctx context.Context, id int64) ([]TrialQuery, error) {
+	var out []TrialQuery
+	err := db.readTx(ctx, func(r runner) error {
+		c, err := readCallRange(ctx, r, db.dialect, id)
+		if err != nil {
+			return err
+		}
+		var snaps int64
+		if err := r.query(ctx, `SELECT COUNT(*) FROM secondary_metadata WHERE trial = $1 AND name = $2 AND time_range IS NOT NULL`,
+			func(scan func(...any) error) error { return scan(&snaps) }, id, SnapshotKey); err != nil {
+			return fmt.Errorf("count the snapshots: %w", err)
+		}
+		trial := strings.NewReplacer("$1", strconv.FormatInt(id, 10))
+		ranged := strings.NewReplacer("$1", strconv.FormatInt(c.First, 10), "$2", strconv.FormatInt(c.Last, 10))
+		for _, q := range []string{loadTrialQuery, loadThreadsQuery, loadMetricsQuery, loadTimersQuery, loadGroupsQuery, callpathsQuery} {
+			out = append(out, TrialQuery{SQL: trial.Replace(q)})
+		}
+		settings := ""
+		if db.dialect == Postgres {
+			settings = pinRangePlan
+		}
+		out = append(out, TrialQuery{SQL: ranged.Replace(loadValuesQuery), Settings: settings})
+		for _, q := range []string{loadCountersQuery, loadCounterValuesQuery, loadPrimaryQuery, loadSecondaryQuery} {
+			out = append(out, TrialQuery{SQL: trial.Replace(q)})
+		}
+		if snaps > 0 {
+			out = append(out, TrialQuery{SQL: ranged.Replace(loadSnapshotValuesQuery)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queries of trial %d: %w", id, err)
+	}
+	return out, nil
 }

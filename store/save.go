@@ -107,6 +107,7 @@ type savePlan struct {
 	snapIter   []int            // per snapshot: its number among its thread's snapshots
 	snapMain   [][]float64      // [snapshot][metric] largest inclusive value
 	nCallData  int              // timer_call_data rows
+	keepRange  bool             // the database has trial_call_data_range
 	nCounterV  int              // counter_value rows
 	nThreadMD  int              // secondary_metadata rows of threads
 	ids        [numSerial]int64 // first id of each serial table
@@ -432,6 +433,7 @@ func (p *savePlan) tables() []tableRows {
 		p.timeRangeRows(),
 		p.callDataRows(),
 		p.valueRows(),
+		p.rangeRows(),
 		p.counterRows(),
 		p.counterValueRows(),
 		p.primaryRows(),
@@ -736,6 +738,23 @@ func (p *savePlan) valueRows() tableRows {
 		m++
 		return row, true
 	}}
+}
+
+// rangeRows is the trial's row of trial_call_data_range: its
+// timer_call_data ids are the block [first, first+nCallData−1] reserved for
+// this save. None when the database lacks the table (created by an earlier
+// version: "db init" adds it) or the trial has no call data; LoadTrial then
+// computes the range.
+func (p *savePlan) rangeRows() tableRows {
+	cols := []string{"trial", "first_id", "last_id"}
+	n := 0
+	if p.keepRange && p.nCallData > 0 {
+		n = 1
+	}
+	first := p.ids[serialCallData]
+	return tableRows{callRangeTable, cols, n, gen(n, len(cols), func(_ int, r []any) {
+		r[0], r[1], r[2] = p.trialID(), first, first+int64(p.nCallData)-1
+	})}
 }
 
 func (p *savePlan) counterRows() tableRows {

@@ -32,6 +32,9 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 	if err := reservePostgres(ctx, conn.Conn(), p); err != nil {
 		return 0, err
 	}
+	if p.keepRange, err = hasTable(ctx, pgxRunner{conn.Conn()}, Postgres, callRangeTable); err != nil {
+		return 0, err
+	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("begin a transaction: %w", err)

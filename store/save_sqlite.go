@@ -29,6 +29,9 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 			return 0, err
 		}
 	}
+	if p.keepRange, err = hasTable(ctx, sqlRunner{tx}, SQLite, callRangeTable); err != nil {
+		return 0, err
+	}
 	for _, tr := range p.tables() {
 		if tr.rows == 0 {
 			continue

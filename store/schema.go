@@ -85,6 +85,7 @@ var ownTables = []string{
 	"analysis_settings_parameter",
 	"analysis_settings_trial",
 	"analysis_result_column",
+	"trial_call_data_range",
 }
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema

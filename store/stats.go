@@ -105,7 +105,8 @@ type TrialStats struct {
 	Nodes []NodeStats `json:"nodes"`
 }
 
-// statsQuery reads the derived threads' rows of one metric.
+// statsQuery reads the derived threads' rows of one metric, found through
+// the seven derived thread rows (TAUdb's index on timer_call_data(thread)).
 const statsQuery = `
 SELECT tcd.timer_callpath, th.thread_index, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
        COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0),
@@ -115,12 +116,14 @@ JOIN thread th ON th.id = tcd.thread
 JOIN timer_value tv ON tv.timer_call_data = tcd.id
 WHERE th.trial = $1 AND th.thread_index < 0 AND tcd.time_range IS NULL AND tv.metric = $2`
 
-// statsCountQuery counts the real threads with a record of each node.
+// statsCountQuery counts the real threads with a record of each node,
+// within the trial's timer_call_data id range ($2, $3), read as a range of
+// the primary key and joined with the trial's threads.
 const statsCountQuery = `
 SELECT tcd.timer_callpath, COUNT(*)
 FROM timer_call_data tcd
 JOIN thread th ON th.id = tcd.thread
-WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NULL
+WHERE th.trial = $1 AND th.node_rank >= 0 AND tcd.time_range IS NULL AND tcd.id BETWEEN $2 AND $3
 GROUP BY tcd.timer_callpath`
 
 // Stats reads the derived statistics of trial id for the metric named
@@ -131,7 +134,7 @@ func (db *DB) Stats(ctx context.Context, id int64, metric string) (*TrialStats, 
 	var out *TrialStats
 	err := db.readTx(ctx, func(r runner) error {
 		var err error
-		out, err = readStats(ctx, r, id, metric)
+		out, err = readStats(ctx, r, db.dialect, id, metric)
 		return err
 	})
 	if err != nil {
@@ -140,7 +143,7 @@ func (db *DB) Stats(ctx context.Context, id int64, metric string) (*TrialStats, 
 	return out, nil
 }
 
-func readStats(ctx context.Context, r runner, id int64, metric string) (*TrialStats, error) {
+func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string) (*TrialStats, error) {
 	out := &TrialStats{Trial: id}
 	found := false
 	if err := r.query(ctx, `SELECT COALESCE(name, '') FROM trial WHERE id = $1`, func(scan func(...any) error) error {
@@ -199,6 +202,10 @@ func readStats(ctx context.Context, r runner, id int64, metric string) (*TrialSt
 		at[c.id] = i
 		nodes[i] = NodeStats{Callpath: c.id, Name: names[i]}
 	}
+	calls, err := readCallRange(ctx, r, d, id)
+	if err != nil {
+		return nil, err
+	}
 	has := make([]bool, len(rows))
 	var cp, code int64
 	err = r.query(ctx, statsQuery, func(scan func(...any) error) error {
@@ -217,15 +224,29 @@ func readStats(ctx context.Context, r runner, id int64, metric string) (*TrialSt
 		return nil, fmt.Errorf("read the derived threads' timer_value: %w", err)
 	}
 	var n int64
-	err = r.query(ctx, statsCountQuery, func(scan func(...any) error) error {
-		if err := scan(&cp, &n); err != nil {
-			return err
+	count := func() error {
+		return r.query(ctx, statsCountQuery, func(scan func(...any) error) error {
+			if err := scan(&cp, &n); err != nil {
+				return err
+			}
+			if i, ok := at[cp]; ok {
+				nodes[i].Threads = int(n)
+			}
+			return nil
+		}, id, calls.First, calls.Last)
+	}
+	if d == Postgres {
+		// A range of the primary key, not a scan of the whole table.
+		err = r.exec(ctx, `SET LOCAL enable_seqscan = off`)
+		if err == nil {
+			err = count()
 		}
-		if i, ok := at[cp]; ok {
-			nodes[i].Threads = int(n)
+		if err == nil {
+			err = r.exec(ctx, `SET LOCAL enable_seqscan TO DEFAULT`)
 		}
-		return nil
-	}, id)
+	} else {
+		err = count()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
 	}

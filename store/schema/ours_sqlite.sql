@@ -90,3 +90,18 @@ CREATE TABLE IF NOT EXISTS analysis_result_column (
     FOREIGN KEY (analysis_result) REFERENCES analysis_result(id)
         ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+/* The range of timer_call_data ids that holds every row of a trial (its
+   real, derived and snapshot threads' rows): first_id <= id <= last_id.
+   store.SaveTrial takes a trial's ids in one block and writes this row in
+   the same transaction; store.LoadTrial and store.Stats read the trial's
+   rows as ranges of their indexes, bounded by it. A trial without a row here
+   has its range computed when it is read. Deleting the trial deletes its
+   row. */
+CREATE TABLE IF NOT EXISTS trial_call_data_range (
+    trial               INTEGER          NOT NULL    PRIMARY KEY,
+    first_id            INTEGER          NOT NULL,
+    last_id             INTEGER          NOT NULL,
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
