@@ -92,32 +92,42 @@ func readCallRange(ctx context.Context, r runner, d Dialect, id int64) (callRang
 }
 
 // The planner settings that pin, for the queries bounded by a callRange,
-// the plan that reads the two big tables as ranges of their indexes and
-// merges them in id order. PostgreSQL's estimates for a range of a table
-// just loaded (statistics not yet updated, or a range spanning most of the
-// table) otherwise lead it to hash one table whole and scan the other,
-// which spills to temporary files once the trial outgrows work_mem.
+// one plan whose cost is linear in the trial's rows. PostgreSQL's estimates
+// for a range of a table just loaded (no statistics yet, or a range
+// spanning most of the table) otherwise lead it to hash one table whole and
+// scan the other, spilling to temporary files once the trial outgrows
+// work_mem, or, with no statistics at all, to probe the whole range once
+// per thread: time quadratic in the trial.
+//
+// pinRangePlan leaves a merge join of two index ranges (timer_call_data's
+// primary key and timer_value_index) for LoadTrial's values query;
+// pinCountPlan a hash join of the trial's few thread rows with the range of
+// timer_call_data's primary key for Stats' count.
 const (
-	pinRangePlan   = `SET LOCAL enable_hashjoin = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`
-	unpinRangePlan = `SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_sort TO DEFAULT`
+	pinRangePlan = `SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off;
+SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`
+	pinCountPlan = `SET LOCAL enable_mergejoin = off; SET LOCAL enable_nestloop = off;
+SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`
+	unpinPlan = `SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT;
+SET LOCAL enable_nestloop TO DEFAULT; SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_sort TO DEFAULT`
 )
 
-// withRangePlan runs fn with the range plan pinned (PostgreSQL; SQLite's
-// planner already reads an id range of an INTEGER PRIMARY KEY and looks
-// timer_value up by its index). The settings last until fn returns, within
-// the read transaction r runs in.
-func withRangePlan(ctx context.Context, r runner, d Dialect, fn func() error) error {
+// withPlan runs fn with the planner settings pin (pinRangePlan or
+// pinCountPlan) on PostgreSQL; SQLite's planner already reads an id range
+// of an INTEGER PRIMARY KEY and looks rows up by the indexes. The settings
+// last until fn returns, within the read transaction r runs in.
+func withPlan(ctx context.Context, r runner, d Dialect, pin string, fn func() error) error {
 	if d != Postgres {
 		return fn()
 	}
-	if err := r.exec(ctx, pinRangePlan); err != nil {
-		return fmt.Errorf("pin the range plan: %w", err)
+	if err := r.exec(ctx, pin); err != nil {
+		return fmt.Errorf("pin the plan: %w", err)
 	}
 	if err := fn(); err != nil {
 		return err
 	}
-	if err := r.exec(ctx, unpinRangePlan); err != nil {
-		return fmt.Errorf("unpin the range plan: %w", err)
+	if err := r.exec(ctx, unpinPlan); err != nil {
+		return fmt.Errorf("unpin the plan: %w", err)
 	}
 	return nil
 }

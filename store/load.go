@@ -71,7 +71,7 @@ WHERE t.trial = $1 ORDER BY g.timer, g.group_name`
 	// repeated on each metric's row, without joining thread: rows of threads
 	// that are not the trial's real threads (its derived threads, or another
 	// trial's rows inside the range) are skipped as they are read. That
-	// leaves a merge of two index ranges (see withRangePlan).
+	// leaves a merge of two index ranges (see pinRangePlan).
 	loadValuesQuery = `
 SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
        COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
@@ -335,7 +335,7 @@ func (l *loader) readValues(ctx context.Context) error {
 		}
 		return nil
 	}
-	err := withRangePlan(ctx, l.r, l.d, func() error {
+	err := withPlan(ctx, l.r, l.d, pinRangePlan, func() error {
 		return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
 	})
 	if err != nil {

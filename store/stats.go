@@ -118,7 +118,7 @@ WHERE th.trial = $1 AND th.thread_index < 0 AND tcd.time_range IS NULL AND tv.me
 
 // statsCountQuery counts the real threads with a record of each node,
 // within the trial's timer_call_data id range ($2, $3), read as a range of
-// the primary key and joined with the trial's threads.
+// the primary key and hash-joined with the trial's threads (pinCountPlan).
 const statsCountQuery = `
 SELECT tcd.timer_callpath, COUNT(*)
 FROM timer_call_data tcd
@@ -235,18 +235,7 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 			return nil
 		}, id, calls.First, calls.Last)
 	}
-	if d == Postgres {
-		// A range of the primary key, not a scan of the whole table.
-		err = r.exec(ctx, `SET LOCAL enable_seqscan = off`)
-		if err == nil {
-			err = count()
-		}
-		if err == nil {
-			err = r.exec(ctx, `SET LOCAL enable_seqscan TO DEFAULT`)
-		}
-	} else {
-		err = count()
-	}
+	err = withPlan(ctx, r, d, pinCountPlan, count)
 	if err != nil {
 		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
 	}
