@@ -9,3 +9,9 @@ import "context"
 func WithBeforeTable(ctx context.Context, f func(table string)) context.Context {
 	return context.WithValue(ctx, beforeTableKey{}, f)
 }
+
+// The pinned plan settings and the query of Stats' count, for the plan test.
+const (
+	PinCountPlan    = pinCountPlan
+	StatsCountQuery = statsCountQuery
+)
