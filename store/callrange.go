@@ -8,9 +8,10 @@ import (
 // callRange is the range of timer_call_data ids that holds every row of one
 // trial: First <= id <= Last for each of the trial's rows (real, derived
 // and snapshot threads). Rows of other trials may lie inside the range too
-// (a loader that interleaved with another): the queries that use it still
-// join thread on the trial, so the range only bounds the scan, it never
-// decides which rows belong to the trial. An empty trial has First > Last.
+// (a loader that interleaved with another): the range only bounds the scan,
+// it never decides which rows belong to the trial. LoadTrial skips the rows
+// whose thread is not one of the trial's real threads as it reads them, and
+// Stats joins thread on the trial. An empty trial has First > Last.
 type callRange struct {
 	First, Last int64
 }
