@@ -11,7 +11,7 @@ import (
 )
 
 // SCALEA's overhead analysis of an MPI program at 1 and 2 processes: the
-// total overhead T_o(2) = T(2) − T(1)/2, split into the identified
+// total overhead T_o(2) = T(2) − T_s/2, split into the identified
 // categories and the unidentified rest.
 func ExampleAnalyze() {
 	dir := filepath.Join("..", "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile")
@@ -32,11 +32,13 @@ func ExampleAnalyze() {
 		fmt.Printf("p=%g T_p=%g us T_o=%g us identified=%g us unidentified=%g us\n", tot.Num("p", i), tot.Num("t_p", i),
 			tot.Num("t_o", i), tot.Num("identified", i), tot.Num("unidentified", i))
 	}
-	// T(1) = 4453569 us and T(2) = 4434760 us (the largest ".TAU
-	// application" inclusive time over the ranks), so T_o(2) = 4434760 −
-	// 4453569/2 = 2207975.5 us; identified + unidentified = T_o exactly.
+	// T(1) = 4453569 us, of which 3198 us in MPI: T_s = 4450371 us, the
+	// useful work of the 1-process run, whose own T_o is its MPI time.
+	// T(2) = 4434717.5 us (the mean of the ranks' ".TAU application"
+	// inclusive times), so T_o(2) = 4434717.5 − 4450371/2 = 2209532 us;
+	// identified + unidentified = T_o exactly.
 
 	// Output:
-	// p=1 T_p=4.453569e+06 us T_o=0 us identified=3198 us unidentified=-3198 us
-	// p=2 T_p=4.43476e+06 us T_o=2.2079755e+06 us identified=2.253619e+06 us unidentified=-45643.5 us
+	// p=1 T_p=4.453569e+06 us T_o=3198 us identified=3198 us unidentified=0 us
+	// p=2 T_p=4.4347175e+06 us T_o=2.209532e+06 us identified=2.207993e+06 us unidentified=1539 us
 }

@@ -153,6 +153,14 @@ func checkExact(t testing.TB, res *analysis.Result) {
 		if sum != id {
 			t.Errorf("%s: category rows sum to %v, identified %v", col, sum, id)
 		}
+		for _, k := range OverheadCategories() {
+			if v := cell(t, res, string(k), "", col); v < 0 {
+				t.Errorf("%s: category %s = %v < 0", col, k, v)
+			}
+		}
+		if un < 0 && !hasFinding(res, "the identified overhead exceeds T_o by") {
+			t.Errorf("%s: unidentified %v < 0 without a finding that explains it: %q", col, un, res.Findings)
+		}
 		for _, r := range [][2]string{{"total identified", "t"}, {"unidentified", "u"}, {"total overhead", "o"}, {"total execution time", "p"}, {"ideal time", "i"}} {
 			want := map[string]float64{"t": id, "u": un, "o": to, "p": tp, "i": ideal}[r[1]]
 			if got := cell(t, res, r[0], "", col); got != want {
@@ -176,4 +184,14 @@ func regionRow(res *analysis.Result, region, label string) int {
 
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// hasFinding reports whether a finding of res contains s.
+func hasFinding(res *analysis.Result, s string) bool {
+	for _, f := range res.Findings {
+		if strings.Contains(f, s) {
+			return true
+		}
+	}
+	return false
 }

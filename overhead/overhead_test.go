@@ -1,11 +1,13 @@
 package overhead
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"strings"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
@@ -27,9 +29,14 @@ import (
 //	replicated_part 100 100 100 100  replicated (100 = baseline's): 100*3/4 = 75
 //	parallel_part    25 25 25 25   divided (25/100 = p_b/p): no loss
 //
-// With the maximum: data movement max(15,25,35,45) = 45, synchronization
-// max(10,7,7,7) = 10, control 50, additional 1, loss 60+30+75 = 165,
-// identified 271, T_p 580, T_o = 580 - 250 = 330, unidentified 59.
+// T_s is the useful work of "seq", 1000 (it has no MPI time), so the ideal
+// time at p = 4 is 250. With the process that finishes last (max: process
+// 3, T_p = 580, rule time 45+7+50+1 = 103, W = 477, X = 227): the work
+// claim of replicated_part, 100 - 100/4 = 75, is paid from X; serial_part
+// (λ = 80 - 80/4 = 60) and partial_part (λ = 80/2 - 80/4 = 20) ran
+// elsewhere, so process 3 waited for them: their 80 is paid from its
+// synchronization (7) and the rest (73) from X. Loss 155, synchronization
+// 0, identified 45+0+50+1+155 = 251, T_o = 330, unidentified 79.
 func seqTrial(t testing.TB) *drg.Trial {
 	return build(t, "seq", procs(1), mainRecs([]float64{1000}, []rec{
 		{name: "replicated_part", excl: 100, incl: 100},
@@ -59,7 +66,7 @@ func pair(t testing.TB) ([]*drg.Trial, []float64) {
 
 func TestAnalyzeMax(t *testing.T) {
 	trials, p := pair(t)
-	res, err := Analyze(trials, p, Options{})
+	res, err := Analyze(trials, p, Options{Aggregate: AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,19 +75,19 @@ func TestAnalyzeMax(t *testing.T) {
 		{"data movement", ""}:                          45,
 		{"data movement", SubMPIPointToPoint}:          40,
 		{"data movement", SubMPICollective}:            5,
-		{"synchronization", ""}:                        10,
-		{"synchronization", SubMPIBarrier}:             7,
-		{"synchronization", SubMPIWaitTest}:            3,
+		{"synchronization", ""}:                        0,
+		{"synchronization", SubMPIBarrier}:             0,
+		{"synchronization", SubMPIWaitTest}:            0,
 		{"control of parallelism", ""}:                 50,
 		{"control of parallelism", SubMPIInitFinalize}: 50,
 		{"additional computation", ""}:                 1,
 		{"additional computation", SubUnitID}:          1,
-		{"loss of parallelism", ""}:                    165,
+		{"loss of parallelism", ""}:                    155,
 		{"loss of parallelism", SubUnparallelized}:     60,
-		{"loss of parallelism", SubPartial}:            30,
+		{"loss of parallelism", SubPartial}:            20,
 		{"loss of parallelism", SubReplicated}:         75,
-		{"total identified", ""}:                       271,
-		{"unidentified", ""}:                           59,
+		{"total identified", ""}:                       251,
+		{"unidentified", ""}:                           79,
 		{"total overhead", ""}:                         330,
 		{"total execution time", ""}:                   580,
 		{"ideal time", ""}:                             250,
@@ -97,7 +104,7 @@ func TestAnalyzeMax(t *testing.T) {
 	if got := cell(t, res, "total execution time", "", "p1"); got != 1000 {
 		t.Errorf("baseline T_p = %v, want 1000", got)
 	}
-	if res.Params["t_s"] != "1000" || res.Params["t_s_rule"] != "T_1 of the 1-process baseline" || res.Params["baseline"] != "0" {
+	if res.Params["t_s"] != "1000" || !strings.HasPrefix(res.Params["t_s_rule"], "the useful work of the baseline") || res.Params["baseline"] != "0" {
 		t.Errorf("params %v", res.Params)
 	}
 	tot := res.Table("totals")
@@ -113,9 +120,10 @@ func TestAnalyzeMax(t *testing.T) {
 		q, time, ov       float64
 	}{
 		{"MPI_Send()", "data movement", "", 4, 40, 40},
-		{"MPI_Waitall()", "synchronization", "", 1, 3, 3},
-		{"serial_part", "computation", SubUnparallelized, 1, 80, 60},
-		{"partial_part", "computation", SubPartial, 2, 50, 30},
+		{"MPI_Waitall()", "synchronization", "", 1, 0, 0},
+		{"MPI_Barrier()", "synchronization", "", 4, 7, 0},
+		{"serial_part", "computation", SubUnparallelized, 1, 0, 60},
+		{"partial_part", "computation", SubPartial, 2, 0, 20},
 		{"replicated_part", "computation", SubReplicated, 4, 100, 75},
 		{"parallel_part", "computation", "", 4, 25, 0},
 		{"main", "computation", "", 4, 352, 0},
@@ -159,12 +167,16 @@ func TestAnalyzeMeanMin(t *testing.T) {
 		dm, sync, ctrl, add, loss, tp float64
 		unpar, partial, repl          float64
 	}{
-		// mean: DM mean(15,25,35,45); sync mean(10,7,7,7); loss: serial
-		// 80-20, partial mean(30,50)-20 = 20, replicated 75.
-		{"mean", 30, 7.75, 50, 1, 155, 565, 60, 20, 75},
-		// min: DM 15, sync 7; loss: serial 60, partial min(30,50)-20 = 10.
-		{"min", 15, 7, 50, 1, 145, 550, 60, 10, 75},
-		{"MAX", 45, 10, 50, 1, 165, 580, 60, 30, 75},
+		// mean: DM mean(15,25,35,45) = 30, sync mean(10,7,7,7) = 7.75,
+		// rule time 88.75, W = 476.25, X = 226.25; replicated 75 from X;
+		// the waiting for serial (60) and partial (20) from sync (7.75)
+		// and X (72.25): sync 0, loss 155, unidentified 79.
+		{"mean", 30, 0, 50, 1, 155, 565, 60, 20, 75},
+		// min: process 0 (T_p 550, DM 15, sync 10, X = 474-250 = 224) ran
+		// serial and partial itself: work claims 80-20 = 60, 30-20 = 10,
+		// replicated 75, all paid from X; sync stays 10.
+		{"min", 15, 10, 50, 1, 145, 550, 60, 10, 75},
+		{"MAX", 45, 0, 50, 1, 155, 580, 60, 20, 75},
 	} {
 		res, err := Analyze(trials, p, Options{Aggregate: c.agg})
 		if err != nil {
@@ -196,21 +208,30 @@ func TestAnalyzeMeanMin(t *testing.T) {
 
 func TestBaselineChoices(t *testing.T) {
 	seq, par := seqTrial(t), parTrial(t)
-	// Smallest-p baseline scaled: trials p = 4 and p = 2 (the same "par"
-	// data labelled p = 2): T_b = 580, T_s = 2*580.
-	res, err := Analyze([]*drg.Trial{par, par}, []float64{4, 2}, Options{})
+	// A 2-process baseline: each process spends 20 in MPI_Send and 280 in
+	// work, so T_s = 560, its useful work, and its T_o = 300 - 560/2 = 20,
+	// its own MPI time, not 0. At p = 4 (30 in MPI_Send, 140 of work
+	// each), T_o = 170 - 140 = 30, all of it data movement.
+	two := build(t, "two", procs(2), mainRecs([]float64{300, 300}, onEach("MPI_Send()", "MPI", 20, 20)))
+	four := build(t, "four", procs(4), mainRecs([]float64{170, 170, 170, 170}, onEach("MPI_Send()", "MPI", 30, 30, 30, 30)))
+	res, err := Analyze([]*drg.Trial{four, two}, []float64{4, 2}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, res)
-	if res.Params["baseline"] != "1" || res.Params["t_s"] != "1160" || !strings.HasPrefix(res.Params["t_s_rule"], "p_b*T_b") {
+	if res.Params["baseline"] != "0" || res.Params["baseline_trial"] != "two" || res.Params["t_s"] != "560" {
 		t.Errorf("params %v", res.Params)
 	}
-	if got := cell(t, res, "total overhead", "", "p2"); got != 0 {
-		t.Errorf("T_o at the scaled baseline = %v, want 0", got)
-	}
-	if got := cell(t, res, "total overhead", "", "p4"); got != 580-290 {
-		t.Errorf("T_o at p=4 = %v, want 290", got)
+	for col, want := range map[string]float64{"p2": 20, "p4": 30} {
+		if got := cell(t, res, "total overhead", "", col); got != want {
+			t.Errorf("T_o at %s = %v, want %v", col, got, want)
+		}
+		if got := cell(t, res, "data movement", "", col); got != want {
+			t.Errorf("data movement at %s = %v, want %v", col, got, want)
+		}
+		if got := cell(t, res, "unidentified", "", col); got != 0 {
+			t.Errorf("unidentified at %s = %v, want 0", col, got)
+		}
 	}
 	// Given sequential time.
 	res, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{SequentialTime: 1234})
@@ -227,30 +248,34 @@ func TestBaselineChoices(t *testing.T) {
 	if res.Params["t_s_rule"] != "given sequential time" || res.Params["sequential_time"] != "1234" {
 		t.Errorf("params %v", res.Params)
 	}
-	// An explicit baseline index: the p=4 trial, T_s = 4*580.
+	// An explicit baseline index: the p=4 trial, T_s = its useful work
+	// (550-76) + (560-83) + (570-93) + (580-103) = 1905; at p = 4 the
+	// average process's T_o = 565 - 1905/4 = 88.75, its rule time.
 	b := 1
 	res, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Baseline: &b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, res)
-	if got := cell(t, res, "total overhead", "", "p4"); got != 0 {
-		t.Errorf("T_o at the chosen baseline = %v", got)
+	if got := cell(t, res, "total overhead", "", "p4"); got != 88.75 {
+		t.Errorf("T_o at the chosen baseline = %v, want 88.75", got)
 	}
-	if got := cell(t, res, "total overhead", "", "p1"); got != 1000-2320 {
-		t.Errorf("T_o at p=1 = %v, want 1000-2320", got)
+	if got := cell(t, res, "total overhead", "", "p1"); got != 1000-1905 {
+		t.Errorf("T_o at p=1 = %v, want 1000-1905", got)
 	}
-	// With the p=4 baseline nothing can be replicated at p <= 4.
-	if got := cell(t, res, "loss of parallelism", "", "p4"); got != 60+30 {
-		t.Errorf("loss at the p=4 baseline = %v, want 90 (no replicated code)", got)
+	// With the p=4 baseline nothing can be replicated at p <= 4, and X = 0:
+	// the waiting for serial and partial code is paid from the 7.75 of
+	// synchronization only.
+	if got := cell(t, res, "loss of parallelism", "", "p4"); got != 7.75 {
+		t.Errorf("loss at the p=4 baseline = %v, want 7.75 (no replicated code)", got)
 	}
 	// Default: the p=1 trial even when it is not first.
 	res, err = Analyze([]*drg.Trial{par, seq}, []float64{4, 1}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Params["baseline"] != "1" || res.Params["baseline_trial"] != "seq" {
-		t.Errorf("default baseline %v", res.Params)
+	if res.Params["baseline"] != "0" || res.Params["baseline_trial"] != "seq" || res.Trials[0] != "seq" {
+		t.Errorf("default baseline (index in p order) %v", res.Params)
 	}
 }
 
@@ -273,16 +298,18 @@ func TestReplicatedSmallestBaseline(t *testing.T) {
 			t.Errorf("%s: kind %q, want %q", name, rt.Text("loss_kind", i), kind)
 		}
 	}
-	if got := cell(t, res, "loss of parallelism", SubReplicated, "p4"); got != 75+56.25 {
-		t.Errorf("replicated loss %v, want 100*3/4 + 75*3/4", got)
+	// ρ = A(t) - S_b/p: same 100 - 200/4 = 50, edge 75 - 200/4 = 25 (the
+	// 2-process baseline counts replicated code twice in T_s).
+	if got := cell(t, res, "loss of parallelism", SubReplicated, "p4"); got != 50+25 {
+		t.Errorf("replicated loss %v, want 50 + 25", got)
 	}
 	// θ = 0.9 moves the bar to 0.95: "edge" (0.75) is no longer replicated.
 	res, err = Analyze([]*drg.Trial{two, four}, []float64{2, 4}, Options{ReplicatedThreshold: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cell(t, res, "loss of parallelism", SubReplicated, "p4"); got != 75 {
-		t.Errorf("replicated loss with θ=0.9: %v, want 75", got)
+	if got := cell(t, res, "loss of parallelism", SubReplicated, "p4"); got != 50 {
+		t.Errorf("replicated loss with θ=0.9: %v, want 50", got)
 	}
 	if res.Params["replicated_threshold"] != "0.9" {
 		t.Error(res.Params)
@@ -291,11 +318,15 @@ func TestReplicatedSmallestBaseline(t *testing.T) {
 
 func TestSuperlinear(t *testing.T) {
 	fast := build(t, "fast", procs(4), mainRecs([]float64{200, 190, 180, 170}, onEach("MPI_Send()", "MPI", 5, 5, 5, 5)))
-	res, err := Analyze([]*drg.Trial{seqTrial(t), fast}, []float64{1, 4}, Options{})
+	res, err := Analyze([]*drg.Trial{seqTrial(t), fast}, []float64{1, 4}, Options{Aggregate: AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, res)
+	// Process 0 (T 200) did 195 of useful work, below T_s/p = 250.
+	if !hasFinding(res, "the identified overhead exceeds T_o by 55 µs: the process that finishes last did 195 µs of useful work, less than the ideal share T_s/p = 250 µs") {
+		t.Errorf("findings %q", res.Findings)
+	}
 	if got := cell(t, res, "total overhead", "", "p4"); got != -50 {
 		t.Errorf("T_o = %v, want -50 (not clipped)", got)
 	}
@@ -357,7 +388,7 @@ func TestEverySubCategory(t *testing.T) {
 		v := float64(j + 1)
 		children = append(children, onEach(r.name, r.group, v, 2*v, 3*v, 4*v)...)
 	}
-	incl := []float64{5000, 5000, 5000, 5000}
+	incl := []float64{5000, 5001, 5002, 5003} // process 3 finishes last
 	par := build(t, "all", procs(4), mainRecs(incl, children))
 	for _, agg := range []string{"max", "mean"} {
 		res, err := Analyze([]*drg.Trial{seqTrial(t), par}, []float64{1, 4}, Options{Rules: rules, Aggregate: agg})
@@ -365,7 +396,7 @@ func TestEverySubCategory(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkExact(t, res)
-		factor := 4.0 // max over k of (k+1)
+		factor := 4.0 // process 3's (k+1)
 		if agg == "mean" {
 			factor = 2.5
 		}
@@ -409,7 +440,10 @@ func TestOpenMPThreads(t *testing.T) {
 		onEach("for (barrier enter/exit)"+loc, "OpenMP", 5, 6, 7, 8),
 		onEach("critical (critical enter/exit)"+loc, "OpenMP", 2, 2, 2, 2),
 		onEach("master (master begin/end)"+loc, "OpenMP", 40))))
-	res, err := Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Unit: UnitThread})
+	// The master thread finishes last (299): fork/join 12, barrier 5,
+	// critical 2, useful work 280, X = 280 - 1000/4 = 30, which pays its
+	// work claim for the master region, 40 - 40/4 = 30.
+	res, err := Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Unit: UnitThread, Aggregate: AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,9 +453,10 @@ func TestOpenMPThreads(t *testing.T) {
 		want     float64
 	}{
 		{"control of parallelism", SubOMPForkJoin, 12},
-		{"synchronization", SubOMPBarrier, 8},
+		{"synchronization", SubOMPBarrier, 5},
 		{"synchronization", SubOMPCritical, 2},
-		{"synchronization", "", 10},
+		{"synchronization", "", 7},
+		{"unidentified", "", 0},
 		{"loss of parallelism", SubUnparallelized, 30},
 		{"loss of parallelism", "", 30},
 		{"total overhead", "", 299 - 250},
@@ -433,17 +468,12 @@ func TestOpenMPThreads(t *testing.T) {
 	if hasRow(res, "loss of parallelism", SubReplicated) {
 		t.Error("the divided parallel body must not be replicated code")
 	}
-	// With processes as the unit the trial is one process: p = 1, T_o = 0.
-	res, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 1}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkExact(t, res)
-	if got := cell(t, res, "loss of parallelism", "", "p1_1"); got != 0 {
-		t.Errorf("loss with one process = %v", got)
-	}
-	if got := cell(t, res, "synchronization", "", "p1_1"); got != 5+6+7+8+8 {
-		t.Errorf("synchronization summed over the process's threads = %v, want 34", got)
+	// With processes as the unit both trials are one process: p never
+	// varies, which is a parameter study, refused.
+	_, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 1}, Options{})
+	var cp *analysis.ConstantPError
+	if !errors.As(err, &cp) || cp.P != 1 || cp.Trials != 2 || !cp.Usage() {
+		t.Errorf("equal p: error %v, want a ConstantPError", err)
 	}
 }
 
@@ -457,8 +487,10 @@ func TestRestrict(t *testing.T) {
 	}{
 		{"0", 550, 15, 10, 145, 60, 10, true},
 		{"0.0.0", 550, 15, 10, 145, 60, 10, true},
-		{"2", 570, 35, 7, 75, 0, 0, false},
-		{"3.0.0", 580, 45, 7, 75, 0, 0, false},
+		// Processes 2 and 3 waited for serial (60) and partial (20) code:
+		// paid from their synchronization (7) and their X (227, 224).
+		{"2", 570, 35, 0, 155, 60, 20, false},
+		{"3.0.0", 580, 45, 0, 155, 60, 20, false},
 	} {
 		res, err := Analyze(trials, p, Options{Restrict: c.restrict})
 		if err != nil {
@@ -502,7 +534,9 @@ func TestRegionAndCategoryViews(t *testing.T) {
 	}
 	checkExact(t, res)
 	rt := res.Table("regions")
-	if rt.NumRows() != 1 || rt.Text("region", 0) != "MPI_Send()" || rt.Num("overhead", 0) != 40 || rt.Text("rule", 0) != "mpi-p2p" {
+	// The average process (the default): MPI_Send mean(10,20,30,40) = 25;
+	// loss 155 of T_o = 565 - 250 = 315.
+	if rt.NumRows() != 1 || rt.Text("region", 0) != "MPI_Send()" || rt.Num("overhead", 0) != 25 || rt.Text("rule", 0) != "mpi-p2p" {
 		t.Errorf("regions view: %d rows, %v", rt.NumRows(), rt.Columns)
 	}
 	ct := res.Table("category")
@@ -514,8 +548,8 @@ func TestRegionAndCategoryViews(t *testing.T) {
 		ov          float64
 	}{{"replicated_part", SubReplicated, 75}, {"serial_part", SubUnparallelized, 60}} {
 		if ct.Text("region", i) != want.region || ct.Text("sub", i) != want.sub || ct.Num("overhead", i) != want.ov ||
-			ct.Num("rank", i) != float64(i+1) || !near(ct.Num("percent_of_category", i), 100*want.ov/165) ||
-			!near(ct.Num("percent_of_overhead", i), 100*want.ov/330) {
+			ct.Num("rank", i) != float64(i+1) || !near(ct.Num("percent_of_category", i), 100*want.ov/155) ||
+			!near(ct.Num("percent_of_overhead", i), 100*want.ov/315) {
 			t.Errorf("category row %d: %s %s %v", i, ct.Text("region", i), ct.Text("sub", i), ct.Num("overhead", i))
 		}
 	}
@@ -558,10 +592,17 @@ func TestRulesFileChangesTable(t *testing.T) {
 	}
 	checkExact(t, res)
 	// MPI_Waitall (3 on process 0) moves from synchronization to data
-	// movement: data movement max(18,25,35,45) = 45, its point-to-point row
-	// max(13,20,30,40) = 40, synchronization max(7,...) = 7.
-	if got := cell(t, res, "synchronization", "", "p4"); got != 7 {
-		t.Errorf("synchronization = %v, want 7", got)
+	// movement: data movement mean(18,25,35,45) = 30.75, its point-to-point
+	// row mean(13,20,30,40) = 25.75; synchronization, mean 7, pays that
+	// much of the waiting for serial and partial code (80): 0 is left, and
+	// loss stays 155.
+	for _, c := range []struct {
+		cat, sub string
+		want     float64
+	}{{"data movement", "", 30.75}, {"data movement", SubMPIPointToPoint, 25.75}, {"synchronization", "", 0}, {"loss of parallelism", "", 155}} {
+		if got := cell(t, res, c.cat, c.sub, "p4"); got != c.want {
+			t.Errorf("%s / %s = %v, want %v", c.cat, c.sub, got, c.want)
+		}
 	}
 	if hasRow(res, "synchronization", SubMPIWaitTest) {
 		t.Error("MPI wait/test row should be gone")
@@ -656,6 +697,10 @@ func TestExactRandom(t *testing.T) {
 			opt.SequentialTime = val()
 		}
 		res, err := Analyze(trials, p, opt)
+		var cp *analysis.ConstantPError
+		if analysis.CheckPVaries("overhead", p) != nil && errors.As(err, &cp) {
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,8 @@ func run(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "taudb-analyze: %v\n", err)
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	var ur interface{ Usage() bool } // a library's error in the request (analysis.ConstantPError)
+	if errors.As(err, &ue) || (errors.As(err, &ur) && ur.Usage()) || isCobraUsage(err) {
 		return 2
 	}
 	return 1

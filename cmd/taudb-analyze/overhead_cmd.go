@@ -20,18 +20,27 @@ The total overhead of an experiment with p processes is
 
   T_o = T_p − T_s/p
 
-with T_p the main region's inclusive time (max over processes unless
---aggregate mean|min) and T_s the time of the 1-process trial of the set, or
-p_b*T_b of the smallest-p trial (--baseline chooses another), or
---sequential-time. The regions are classified by rules on their names and
-TAU groups into data movement, synchronization, control of parallelism and
-additional computation (--rules FILE adds, overrides or removes rules;
---list-rules prints them), loss of parallelism comes from computation
-regions run by one or some of the p processes or replicated on all, and
+with T_p the main region's inclusive time of the average process
+(--aggregate max: of the process that finishes last; min: first) and T_s
+the useful work of the baseline (the 1-process trial, else the smallest p;
+--baseline chooses another): the sum over its processes of their time
+outside MPI and the other rule categories, so that the baseline's own MPI
+time is not counted as work; --sequential-time gives T_s. Experiments are
+listed in increasing p. The regions are classified by rules on their names
+and TAU groups into data movement, synchronization, control of parallelism
+and additional computation (--rules FILE adds, overrides or removes rules;
+--list-rules prints them). Loss of parallelism comes from computation
+regions run by q < p processes, λ = S/q − S/p (S their total time), paid
+out of the synchronization time the other processes spent waiting for
+them, and from code replicated on every process, paid out of the work in
+excess of the ideal share. Then
 
   unidentified = T_o − identified
 
-exactly. A negative T_o (superlinear speedup) is reported as such. Tables:
+exactly, no category is negative, and unidentified is negative only when
+the processes did less useful work than T_s/p (superlinear effects): a
+finding says so. Trials that all have the same p are refused (exit 2): that
+is a parameter study for multiset/multiregion. Tables:
 the experiments (Figure 13 of the SCALEA paper), region-to-overhead
 (--region R restricts it), overhead-to-region (--category C), each
 restrictable to a process N or a thread N.C.T (--restrict).
@@ -86,7 +95,7 @@ restrictable to a process N or a thread N.C.T (--restrict).
 	}
 	f.sel.register(cmd)
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
-	cmd.Flags().StringVar(&f.aggregate, "aggregate", "max", "value over processes: max, mean or min")
+	cmd.Flags().StringVar(&f.aggregate, "aggregate", "mean", "the processes the split describes: mean (the average process), max (the last to finish) or min")
 	cmd.Flags().StringVar(&f.pFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks), threads, nodes, hosts, or meta:KEY`)
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
