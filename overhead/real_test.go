@@ -363,3 +363,51 @@ func TestOpenMPReal(t *testing.T) {
 	}
 	logTable(t, res.Table("experiments"))
 }
+
+// TestRealSeriesAddUp runs every multi-trial real series of the shared data
+// (the matmult series at np = 1..8 and the ring example at 2..8 ranks),
+// given in a shuffled order, with every aggregate: experiments come out in
+// p order, no category is negative, identified + unidentified = T_o, and a
+// category above T_o or a negative unidentified comes with the finding
+// that explains it (checkExact).
+func TestRealSeriesAddUp(t *testing.T) {
+	series := map[string][]string{
+		"matmult": {east02 + "7", east02 + "0", east02 + "3", east02 + "1", east02 + "5", east02 + "2", east02 + "6", east02 + "4"},
+		"ring": {"UO-OACISS-tau2/perfexplorer/StackedBarChart/6.ppk", "UO-OACISS-tau2/perfexplorer/StackedBarChart/2.ppk",
+			"UO-OACISS-tau2/perfexplorer/StackedBarChart/8.ppk", "UO-OACISS-tau2/perfexplorer/StackedBarChart/4.ppk"},
+	}
+	for name, paths := range series {
+		var trials []*drg.Trial
+		var p []float64
+		for _, rel := range paths {
+			tr := readReal(t, rel)
+			trials = append(trials, tr)
+			p = append(p, float64(ProcessCount(tr)))
+		}
+		for _, agg := range []string{AggregateMean, AggregateMax, AggregateMin} {
+			res, err := Analyze(trials, p, Options{Aggregate: agg})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, agg, err)
+			}
+			checkExact(t, res)
+			tot := res.Table("totals")
+			for i := 1; i < tot.NumRows(); i++ {
+				if tot.Num("p", i) <= tot.Num("p", i-1) {
+					t.Errorf("%s %s: experiments not in p order: %v after %v", name, agg, tot.Num("p", i), tot.Num("p", i-1))
+				}
+			}
+			for i := 0; i < tot.NumRows(); i++ {
+				to := tot.Num("t_o", i)
+				for _, k := range OverheadCategories() {
+					v := tot.Num(strings.ReplaceAll(string(k), " ", "_"), i)
+					if v > to && !hasFinding(res, "Superlinear") && !hasFinding(res, "exceeds T_o") {
+						t.Errorf("%s %s p=%v: %s %v > T_o %v with no finding", name, agg, tot.Num("p", i), k, v, to)
+					}
+				}
+			}
+			if agg == AggregateMean {
+				t.Logf("%s findings: %q", name, res.Findings)
+			}
+		}
+	}
+}

@@ -74,3 +74,32 @@ func TestNoiseIsSeeded(t *testing.T) {
 		t.Error("noise not reproducible per seed")
 	}
 }
+
+// TestOverheadSpecTruth checks the generator against its own ground truth:
+// every rank's main inclusive time is T(p), and the categories add up to
+// T_o = T(p) − T_s/p.
+func TestOverheadSpecTruth(t *testing.T) {
+	s := OverheadSpec{Serial: 3e5, Work: 9e6, Replicated: 2e5, Comm: 4e4, Control: 6e4, Imbalance: 0.4, CoresPerHost: 4}
+	for _, p := range []int{1, 3, 8} {
+		tr, err := s.Generate(p, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := s.Overheads(p)
+		for th, v := range tr.MainInclusive(tr.TimeMetric()) {
+			if math.Abs(v-o.Tp) > 1e-6*o.Tp {
+				t.Errorf("p=%d thread %d: T %v, want %v", p, th, v, o.Tp)
+			}
+		}
+		sum := o.DataMovement + o.Synchronization + o.Control + o.Loss + o.Unidentified
+		if math.Abs(sum-o.To) > 1e-6*o.Tp {
+			t.Errorf("p=%d: categories %v, T_o %v", p, sum, o.To)
+		}
+		if p == 8 && tr.Threads[7].Metadata["Hostname"] != "node001" {
+			t.Errorf("rank 7 host %q", tr.Threads[7].Metadata["Hostname"])
+		}
+	}
+	if _, err := (OverheadSpec{Work: -1}).Generate(2, "x"); err == nil {
+		t.Error("negative work: want an error")
+	}
+}
