@@ -3,10 +3,12 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Performance models in the spirit of Extra-P (Calotoiu et al., "Using
@@ -186,6 +188,61 @@ type Model struct {
 	// y_i − r_i/(1 − h_ii), r the residual and h the hat matrix's
 	// diagonal). NaN for one point, or when a point's leverage h_ii is 1.
 	CVSMAPE float64
+	// AICc is the chosen hypothesis' corrected Akaike information
+	// criterion (see FitModel); only differences between hypotheses of
+	// the same data mean something.
+	AICc float64
+	// NearTies are the other hypotheses whose AICc is within ModelNearTie
+	// (2) of the chosen one, closest first, at most ModelMaxNearTies (3):
+	// models the data support about as well, whose predictions may differ
+	// (each with its own fit; their NearTies are empty).
+	NearTies []Model
+
+	design *hypothesis // the chosen hypothesis, for prediction intervals
+}
+
+// ModelNearTie is the AICc difference below which another hypothesis is
+// reported as a near tie of the chosen one (Burnham and Anderson's rule of
+// thumb: ΔAICc < 2 means substantial support for both).
+const ModelNearTie = 2
+
+// ModelMaxNearTies is the largest number of near ties a Model lists.
+const ModelMaxNearTies = 3
+
+// PredictionInterval returns the two-sided prediction interval of a new
+// measurement at p with the given confidence level (0.95 for 95%):
+//
+//	ŷ(p) ± t_{n−k, (1+level)/2} · s · sqrt(1 + x(p)ᵀ (XᵀX)⁻¹ x(p))
+//
+// with s² = RSS/(n − k), X the design matrix of the fitted points and x(p)
+// the model's terms at p; (XᵀX)⁻¹ = X⁺X⁺ᵀ from the pseudo-inverse X⁺
+// used for the fit. It assumes independent errors of constant variance,
+// which real timings only approximate. NaN, NaN when n ≤ k (no residual
+// degree of freedom) or the model was not fitted by FitModel.
+func (m Model) PredictionInterval(p, level float64) (lo, hi float64) {
+	h := m.design
+	if h == nil || m.Points <= h.k || !(level > 0 && level < 1) {
+		return math.NaN(), math.NaN()
+	}
+	n, k := m.Points, h.k
+	x := make([]float64, k)
+	x[0] = 1
+	for c, t := range h.terms {
+		x[c+1] = t.Eval(p)
+	}
+	var lever float64 // x(p)ᵀ X⁺ X⁺ᵀ x(p) = |X⁺ᵀ x(p)|²
+	for i := range n {
+		var v float64
+		for c := range k {
+			v += x[c] * h.pinv[c*n+i]
+		}
+		lever += v * v
+	}
+	s := math.Sqrt(m.RSS / float64(n-k))
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - k)}.Quantile((1 + level) / 2)
+	half := q * s * math.Sqrt(1+lever)
+	y := m.Eval(p)
+	return y - half, y + half
 }
 
 // Eval returns the model's value at p.
@@ -413,25 +470,56 @@ func (b *modelBasis) fit(y []float64) Model {
 	}
 	resid := make([]float64, n)
 	var coef [3]float64
-	best, bestAIC := 0, math.Inf(1)
-	var bestCoef [3]float64
 	floor := float64(n) * (modelRSSFloor * maxAbs) * (modelRSSFloor * maxAbs)
+	type cand struct {
+		hi   int
+		aic  float64
+		coef [3]float64
+	}
+	var best cand
+	best.aic = math.Inf(1)
+	var near []cand // candidates within ModelNearTie of the best so far
 	for hi := range b.hyps {
 		h := &b.hyps[hi]
 		rss, ok := h.evaluate(y, coef[:h.k], resid, maxAbs, hi == 0)
 		if !ok {
 			continue
 		}
-		aic := aicc(max(rss, floor), n, h.k)
-		if hi == 0 || aic < bestAIC-modelTieTolerance {
-			best, bestAIC, bestCoef = hi, aic, coef
+		c := cand{hi, aicc(max(rss, floor), n, h.k), coef}
+		if hi == 0 || c.aic < best.aic-modelTieTolerance {
+			if hi != 0 {
+				near = append(near, best)
+			}
+			best = c
+		} else if c.aic < best.aic+ModelNearTie {
+			near = append(near, c)
 		}
 		if maxAbs == 0 {
 			break // all zero: the constant 0
 		}
 	}
-	h := &b.hyps[best]
-	m := Model{Constant: bestCoef[0], Terms: append([]Term(nil), h.terms...), Coefs: append([]float64(nil), bestCoef[1:h.k]...), Points: n}
+	m := b.describe(best.hi, best.coef, y, maxAbs, floor)
+	m.AICc = best.aic
+	sort.SliceStable(near, func(i, j int) bool { return near[i].aic < near[j].aic })
+	for _, c := range near {
+		if len(m.NearTies) == ModelMaxNearTies {
+			break
+		}
+		if c.hi != best.hi && c.aic < best.aic+ModelNearTie && !math.IsInf(c.aic, 0) {
+			t := b.describe(c.hi, c.coef, y, maxAbs, floor)
+			t.AICc = c.aic
+			m.NearTies = append(m.NearTies, t)
+		}
+	}
+	return m
+}
+
+// describe builds the Model of hypothesis hi with coefficients coef fitted
+// to y: its fit errors and leave-one-out error.
+func (b *modelBasis) describe(hi int, coef [3]float64, y []float64, maxAbs, floor float64) Model {
+	n := len(y)
+	h := &b.hyps[hi]
+	m := Model{Constant: coef[0], Terms: append([]Term(nil), h.terms...), Coefs: append([]float64(nil), coef[1:h.k]...), Points: n, design: h}
 	if math.Abs(m.Constant) <= 1e-9*maxAbs {
 		m.Constant = 0
 	}
@@ -440,6 +528,7 @@ func (b *modelBasis) fit(y []float64) Model {
 		mean += v
 	}
 	mean /= float64(n)
+	resid := make([]float64, n)
 	var tss float64
 	for i, v := range y {
 		yhat := m.Eval(b.p[i])

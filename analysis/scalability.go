@@ -80,352 +80,615 @@ type ScalabilityOptions struct {
 // region, share_first_percent (at its smallest p), share_last_percent (at
 // its largest), slope.
 func Scalability(exps []Experiment, opt ScalabilityOptions) (*Result, error) {
+	st, err := newScalStudy(exps, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := st.newResult()
+	res.AddTable(st.programTable())
+	res.AddTable(st.regionsTable())
+	res.AddTable(st.modelsTable())
+	stops := st.stops()
+	res.AddTable(st.stopTable(stops))
+	grows := st.growth()
+	res.AddTable(st.growthTable(grows))
+	st.findings(res, stops, grows)
+	return res, nil
+}
+
+// ModelUnreliableSMAPE is the in-sample SMAPE (percent) above which
+// Scalability calls a fitted model unreliable and gives no prediction in
+// its findings.
+const ModelUnreliableSMAPE = 20
+
+// ExtrapolationLimit is the factor beyond the largest measured p from
+// which Scalability warns that a prediction is an extrapolation.
+const ExtrapolationLimit = 2
+
+// MinFindingShare is the share of the program's time (percent) a region
+// must hold for the stop-scaling and share-growth findings to name it.
+const MinFindingShare = 1.0
+
+// scalStudy holds one scalability study: the checked options, the rows
+// (row 0 the program, then the regions) and what is computed per row.
+type scalStudy struct {
+	d                  *seriesData
+	opt                ScalabilityOptions
+	b                  int
+	ps                 []float64
+	pb, thr, predict   float64
+	names              []string
+	vals               [][]float64 // per row, per experiment
+	sp, ideal, eff, kf [][]float64
+	points             [][]int // per row, the experiments with a value
+	models             []Model
+	amdahl             []amdahlFit
+}
+
+// amdahlFit is an Amdahl fit and whether it fits: f, T_1 and 1/f are NaN
+// when f is outside [0, 1], and note says why.
+type amdahlFit struct {
+	f, t1, max float64
+	note       string
+}
+
+func newScalStudy(exps []Experiment, opt ScalabilityOptions) (*scalStudy, error) {
 	d, err := collect(exps, opt.SeriesOptions)
 	if err != nil {
 		return nil, err
 	}
-	b, err := d.baseline(opt.Baseline)
-	if err != nil {
+	st := &scalStudy{d: d, opt: opt, ps: d.ps()}
+	if err := CheckPVaries("scalability", st.ps); err != nil {
 		return nil, err
 	}
-	thr := opt.Threshold
-	switch {
-	case thr == 0:
-		thr = DefaultEfficiencyThreshold
-	case !(thr > 0) || math.IsInf(thr, 0):
+	if st.b, err = d.baseline(opt.Baseline); err != nil {
+		return nil, err
+	}
+	st.pb = st.ps[st.b]
+	switch st.thr = opt.Threshold; {
+	case st.thr == 0:
+		st.thr = DefaultEfficiencyThreshold
+	case !(st.thr > 0) || math.IsInf(st.thr, 0):
 		return nil, fmt.Errorf("efficiency threshold %v: want a number > 0", opt.Threshold)
 	}
-	ps := d.ps()
-	predict := opt.Predict
-	switch {
-	case predict == 0:
-		predict = 2 * ps[len(ps)-1]
-	case !(predict > 0) || math.IsInf(predict, 0):
+	switch st.predict = opt.Predict; {
+	case st.predict == 0:
+		st.predict = 2 * st.ps[len(st.ps)-1]
+	case !(st.predict > 0) || math.IsInf(st.predict, 0):
 		return nil, fmt.Errorf("prediction point p = %v: want a number > 0", opt.Predict)
 	}
-	vals := d.excl
-	if opt.Inclusive {
-		vals = d.incl
-	}
-	res := d.newResult("scalability")
-	res.Params["baseline"] = d.names[b]
-	res.Params["baseline_p"] = formatNum(ps[b])
-	res.Params["scaling"] = scalingName(opt.Weak)
-	res.Params["value"] = valueKind(opt.Inclusive)
-	res.Params["threshold"] = formatNum(thr)
-	res.Params["predict_p"] = formatNum(predict)
-	res.Params["model_exponents"] = modelExponentsParam()
-	res.Params["model_log_exponents"] = "0,1,2"
-	res.Params["model_selection"] = "AICc (k = coefficients), term contribution >= 0.0005"
+	st.rows()
+	st.scaling()
+	st.fit()
+	return st, nil
+}
 
-	n := len(d.exps)
-	pb := ps[b]
-	// Rows: the program (row 0), then the regions in decreasing baseline
-	// value.
-	ord := regionOrder(d, vals, b)
-	rowVals := make([][]float64, 0, len(ord)+1)
-	rowNames := make([]string, 0, len(ord)+1)
-	rowVals = append(rowVals, d.main)
-	rowNames = append(rowNames, d.mainName)
-	for _, r := range ord {
-		rowVals = append(rowVals, vals[r])
-		rowNames = append(rowNames, d.regions[r])
+// rows lists the program, then the regions in decreasing baseline value.
+func (st *scalStudy) rows() {
+	vals := st.d.excl
+	if st.opt.Inclusive {
+		vals = st.d.incl
 	}
-	type perExp struct{ sp, ideal, eff, kf []float64 }
-	series := make([]perExp, len(rowVals))
-	for i, v := range rowVals {
-		s := perExp{make([]float64, n), make([]float64, n), make([]float64, n), nanSlice(n)}
+	st.vals = append(st.vals, st.d.main)
+	st.names = append(st.names, st.d.mainName)
+	for _, r := range regionOrder(st.d, vals, st.b) {
+		st.vals = append(st.vals, vals[r])
+		st.names = append(st.names, st.d.regions[r])
+	}
+}
+
+// scaling computes speedup, efficiency and the Karp-Flatt fraction of
+// every row and experiment; a Karp-Flatt fraction outside [0, 1] is NaN
+// (karpFlattNote says why).
+func (st *scalStudy) scaling() {
+	n := len(st.ps)
+	for _, v := range st.vals {
+		sp, ideal, eff, kf := make([]float64, n), make([]float64, n), make([]float64, n), nanSlice(n)
 		for k := range n {
-			s.sp[k], s.ideal[k], s.eff[k] = Scaling(v[b], pb, v[k], ps[k], opt.Weak)
-			if !opt.Weak {
-				s.kf[k] = KarpFlatt(s.sp[k], ps[k]/pb)
+			sp[k], ideal[k], eff[k] = Scaling(v[st.b], st.pb, v[k], st.ps[k], st.opt.Weak)
+			if !st.opt.Weak {
+				if e := KarpFlatt(sp[k], st.ps[k]/st.pb); e >= 0 && e <= 1 {
+					kf[k] = e
+				}
 			}
 		}
-		series[i] = s
+		st.sp, st.ideal, st.eff, st.kf = append(st.sp, sp), append(st.ideal, ideal), append(st.eff, eff), append(st.kf, kf)
 	}
+}
 
-	prog := Table{Name: "program", Title: fmt.Sprintf("Program %s scaling of %s (main region's inclusive value, %s) against %s (p_b = %s); %s; karp_flatt = (1/S − 1/p')/(1 − 1/p'), p' = p/p_b",
-		scalingName(opt.Weak), d.metric, d.aggregateLabel(), d.names[b], formatNum(pb), scalingFormula(opt.Weak))}
-	prog.AddText("experiment", append([]string(nil), d.names...))
-	prog.AddNum("p", "", append([]float64(nil), ps...))
-	prog.AddNum("time", d.unit, append([]float64(nil), d.main...))
-	prog.AddNum("speedup", "", series[0].sp)
-	prog.AddNum("ideal_speedup", "", series[0].ideal)
-	prog.AddNum("efficiency", "", series[0].eff)
-	prog.AddNum("karp_flatt", "", series[0].kf)
-	res.AddTable(prog)
-
-	share := func(v float64, k int) float64 {
-		if d.main[k] > 0 && defined(v) {
-			return 100 * v / d.main[k]
-		}
-		return math.NaN()
+// karpFlattNote says why the Karp-Flatt fraction of row i at experiment k
+// is undefined, "" when it is defined or not applicable.
+func (st *scalStudy) karpFlattNote(i, k int) string {
+	if st.opt.Weak || !(st.ps[k] > st.pb) {
+		return ""
 	}
-	regs := Table{Name: "regions", Title: fmt.Sprintf("Per-region %s scaling of the %s %s (%s) against %s; share = 100*T/T_program",
-		scalingName(opt.Weak), valueKind(opt.Inclusive), d.metric, d.aggregateLabel(), d.names[b])}
-	var rn, en []string
-	var rp, rv, rs, re, rk, rsh []float64
-	for i := 1; i < len(rowVals); i++ {
-		for k := range n {
-			rn = append(rn, rowNames[i])
-			en = append(en, d.names[k])
-			rp = append(rp, ps[k])
-			rv = append(rv, rowVals[i][k])
-			rs = append(rs, series[i].sp[k])
-			re = append(re, series[i].eff[k])
-			rk = append(rk, series[i].kf[k])
-			rsh = append(rsh, share(rowVals[i][k], k))
-		}
+	switch e := KarpFlatt(st.sp[i][k], st.ps[k]/st.pb); {
+	case e > 1:
+		return "undefined: slower than the baseline (speedup below 1)"
+	case e < 0:
+		return "undefined: superlinear speedup"
 	}
-	regs.AddText("region", rn)
-	regs.AddText("experiment", en)
-	regs.AddNum("p", "", rp)
-	regs.AddNum("value", d.unit, rv)
-	regs.AddNum("speedup", "", rs)
-	regs.AddNum("efficiency", "", re)
-	regs.AddNum("karp_flatt", "", rk)
-	regs.AddNum("share_percent", "%", rsh)
-	res.AddTable(regs)
+	return ""
+}
 
-	// Models: the points of each row are the experiments that have a value.
-	points := make([][]int, len(rowVals))
+// fit fits the model and Amdahl's law of every row with at least one point.
+func (st *scalStudy) fit() {
+	n := len(st.ps)
 	bases := map[string]*modelBasis{}
-	keys := make([]string, len(rowVals))
-	for i, v := range rowVals {
+	keys := make([]string, len(st.vals))
+	st.points = make([][]int, len(st.vals))
+	for i, v := range st.vals {
 		var mask strings.Builder
 		for k := range n {
 			if defined(v[k]) && v[k] >= 0 {
-				points[i] = append(points[i], k)
+				st.points[i] = append(st.points[i], k)
 				mask.WriteByte('1')
 			} else {
 				mask.WriteByte('0')
 			}
 		}
 		keys[i] = mask.String()
-		if _, ok := bases[keys[i]]; !ok && len(points[i]) > 0 {
-			x := make([]float64, len(points[i]))
-			for j, k := range points[i] {
-				x[j] = ps[k]
-			}
+		if _, ok := bases[keys[i]]; !ok && len(st.points[i]) > 0 {
+			x, _ := st.xy(i)
 			bases[keys[i]] = newModelBasis(x)
 		}
 	}
-	models := make([]Model, len(rowVals))
-	parallelRows(len(rowVals), func(i int) {
-		if len(points[i]) == 0 {
+	st.models = make([]Model, len(st.vals))
+	st.amdahl = make([]amdahlFit, len(st.vals))
+	parallelRows(len(st.vals), func(i int) {
+		if len(st.points[i]) == 0 {
 			return
 		}
-		y := make([]float64, len(points[i]))
-		for j, k := range points[i] {
-			y[j] = rowVals[i][k]
-		}
-		models[i] = bases[keys[i]].fit(y)
+		x, y := st.xy(i)
+		st.models[i] = bases[keys[i]].fit(y)
+		st.amdahl[i] = fitAmdahl(x, y, st.opt.Weak)
 	})
+}
 
-	mt := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p); model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 chosen by AICc; predicted at p = %s",
-		valueKind(opt.Inclusive), d.metric, formatNum(predict))}
-	var mName, mKind, mText []string
-	var mPts, mEff, mKF, aF, aT1, aMax, c0, c1, e1, l1, c2, e2, l2, rss, adj, smape, cv, pred []float64
-	for i := range rowVals {
-		if len(points[i]) == 0 {
+// xy returns the p and values of row i's points.
+func (st *scalStudy) xy(i int) (x, y []float64) {
+	for _, k := range st.points[i] {
+		x, y = append(x, st.ps[k]), append(y, st.vals[i][k])
+	}
+	return x, y
+}
+
+// fitAmdahl fits Amdahl's law and keeps f only inside [0, 1].
+func fitAmdahl(x, y []float64, weak bool) amdahlFit {
+	a := amdahlFit{f: math.NaN(), t1: math.NaN(), max: math.NaN()}
+	if weak {
+		a.note = "not applicable (weak scaling)"
+		return a
+	}
+	f, t1, ok := Amdahl(x, y)
+	switch {
+	case !ok:
+		a.note = "not defined (fewer than two distinct p)"
+	case f > 1:
+		a.note = "does not fit Amdahl: the time grows with p"
+	case f < 0:
+		a.note = "does not fit Amdahl: the time falls faster than 1/p"
+	default:
+		a.f, a.t1, a.note = f, t1, "fits"
+		if f > 0 {
+			a.max = 1 / f
+		}
+	}
+	return a
+}
+
+func (st *scalStudy) newResult() *Result {
+	res := st.d.newResult("scalability")
+	res.Params["baseline"] = st.d.names[st.b]
+	res.Params["baseline_p"] = formatNum(st.pb)
+	res.Params["scaling"] = scalingName(st.opt.Weak)
+	res.Params["value"] = valueKind(st.opt.Inclusive)
+	res.Params["threshold"] = formatNum(st.thr)
+	res.Params["predict_p"] = formatNum(st.predict)
+	res.Params["model_exponents"] = modelExponentsParam()
+	res.Params["model_log_exponents"] = "0,1,2"
+	res.Params["model_selection"] = "AICc (k = coefficients), term contribution >= 0.0005"
+	return res
+}
+
+// share is 100*v/T_program of experiment k.
+func (st *scalStudy) share(v float64, k int) float64 {
+	if st.d.main[k] > 0 && defined(v) {
+		return 100 * v / st.d.main[k]
+	}
+	return math.NaN()
+}
+
+func (st *scalStudy) programTable() Table {
+	d := st.d
+	t := Table{Name: "program", Title: fmt.Sprintf("Program %s scaling of %s (main region's inclusive value, %s) against %s (p_b = %s); %s; karp_flatt = (1/S − 1/p')/(1 − 1/p'), p' = p/p_b, shown only within [0, 1]",
+		scalingName(st.opt.Weak), d.metric, d.aggregateLabel(), d.names[st.b], formatNum(st.pb), scalingFormula(st.opt.Weak))}
+	notes := make([]string, len(st.ps))
+	for k := range st.ps {
+		notes[k] = st.karpFlattNote(0, k)
+	}
+	t.AddText("experiment", append([]string(nil), d.names...))
+	t.AddNum("p", "", append([]float64(nil), st.ps...))
+	t.AddNum("time", d.unit, append([]float64(nil), d.main...))
+	t.AddNum("speedup", "", st.sp[0])
+	t.AddNum("ideal_speedup", "", st.ideal[0])
+	t.AddNum("efficiency", "", st.eff[0])
+	t.AddNum("karp_flatt", "", st.kf[0])
+	t.AddText("karp_flatt_note", notes)
+	return t
+}
+
+func (st *scalStudy) regionsTable() Table {
+	d := st.d
+	t := Table{Name: "regions", Title: fmt.Sprintf("Per-region %s scaling of the %s %s (%s) against %s; share = 100*T/T_program; karp_flatt only within [0, 1]",
+		scalingName(st.opt.Weak), valueKind(st.opt.Inclusive), d.metric, d.aggregateLabel(), d.names[st.b])}
+	var rn, en []string
+	var rp, rv, rs, re, rk, rsh []float64
+	for i := 1; i < len(st.vals); i++ {
+		for k := range st.ps {
+			rn, en = append(rn, st.names[i]), append(en, d.names[k])
+			rp, rv = append(rp, st.ps[k]), append(rv, st.vals[i][k])
+			rs, re, rk = append(rs, st.sp[i][k]), append(re, st.eff[i][k]), append(rk, st.kf[i][k])
+			rsh = append(rsh, st.share(st.vals[i][k], k))
+		}
+	}
+	t.AddText("region", rn)
+	t.AddText("experiment", en)
+	t.AddNum("p", "", rp)
+	t.AddNum("value", d.unit, rv)
+	t.AddNum("speedup", "", rs)
+	t.AddNum("efficiency", "", re)
+	t.AddNum("karp_flatt", "", rk)
+	t.AddNum("share_percent", "%", rsh)
+	return t
+}
+
+// reliability lists what limits the trust in row i's model and its
+// prediction: a poor fit, an extrapolation beyond ExtrapolationLimit times
+// the largest measured p, a non-positive prediction, near ties; "ok" when
+// nothing does.
+func (st *scalStudy) reliability(i int) string {
+	m := st.models[i]
+	var notes []string
+	if m.SMAPE > ModelUnreliableSMAPE {
+		notes = append(notes, fmt.Sprintf("unreliable fit: SMAPE %.3g%% > %d%%", m.SMAPE, ModelUnreliableSMAPE))
+	}
+	if last := st.ps[st.points[i][len(st.points[i])-1]]; st.predict > ExtrapolationLimit*last {
+		notes = append(notes, fmt.Sprintf("extrapolated %.3g× beyond the largest measured p (%s)", st.predict/last, formatNum(last)))
+	}
+	if !(m.Eval(st.predict) > 0) {
+		notes = append(notes, "non-positive prediction")
+	}
+	if len(m.NearTies) > 0 {
+		notes = append(notes, fmt.Sprintf("%d near tie(s) within ΔAICc < %d", len(m.NearTies), ModelNearTie))
+	}
+	if len(notes) == 0 {
+		return "ok"
+	}
+	return strings.Join(notes, "; ")
+}
+
+// positive returns v when it is a positive number, else NaN.
+func positive(v float64) float64 {
+	if v > 0 && !math.IsInf(v, 0) {
+		return v
+	}
+	return math.NaN()
+}
+
+func (st *scalStudy) modelsTable() Table {
+	d := st.d
+	t := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p), shown only when f is in [0, 1]; model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 chosen by AICc; predicted at p = %s with its 95%% prediction interval (non-positive predictions left out); reliability and the best near tie (ΔAICc < %d)",
+		valueKind(st.opt.Inclusive), d.metric, formatNum(st.predict), ModelNearTie)}
+	var name, kind, model, amd, rel, tie []string
+	var pts, pFirst, pLast, eff, kf, aF, aT1, aMax, c0, c1, e1, l1, c2, e2, l2, rss, adj, smape, cv, pred, lo, hi, nTies, tiePred []float64
+	for i := range st.vals {
+		if len(st.points[i]) == 0 {
 			continue
 		}
-		kind := "region"
-		if i == 0 {
-			kind = "program"
-		}
-		mName = append(mName, rowNames[i])
-		mKind = append(mKind, kind)
-		mPts = append(mPts, float64(len(points[i])))
-		lastK := points[i][len(points[i])-1]
-		mEff = append(mEff, series[i].eff[lastK])
-		mKF = append(mKF, series[i].kf[lastK])
-		f, t1, mx := math.NaN(), math.NaN(), math.NaN()
-		if !opt.Weak {
-			x := make([]float64, len(points[i]))
-			y := make([]float64, len(points[i]))
-			for j, k := range points[i] {
-				x[j], y[j] = ps[k], rowVals[i][k]
-			}
-			if ff, tt, ok := Amdahl(x, y); ok {
-				f, t1 = ff, tt
-				if f > 0 {
-					mx = 1 / f
-				}
-			}
-		}
-		aF, aT1, aMax = append(aF, f), append(aT1, t1), append(aMax, mx)
-		m := models[i]
-		mText = append(mText, m.String())
-		c0 = append(c0, m.Constant)
-		termAt := func(j int) (c, e, l float64) {
+		m, a := st.models[i], st.amdahl[i]
+		first, lastK := st.points[i][0], st.points[i][len(st.points[i])-1]
+		name, kind = append(name, st.names[i]), append(kind, map[bool]string{true: "program", false: "region"}[i == 0])
+		pts, pFirst, pLast = append(pts, float64(len(st.points[i]))), append(pFirst, st.ps[first]), append(pLast, st.ps[lastK])
+		eff, kf = append(eff, st.eff[i][lastK]), append(kf, st.kf[i][lastK])
+		aF, aT1, aMax, amd = append(aF, a.f), append(aT1, a.t1), append(aMax, a.max), append(amd, a.note)
+		model, c0 = append(model, m.String()), append(c0, m.Constant)
+		for j, cols := range [2][3]*[]float64{{&c1, &e1, &l1}, {&c2, &e2, &l2}} {
+			c, e, l := math.NaN(), math.NaN(), math.NaN()
 			if j < len(m.Terms) {
-				return m.Coefs[j], m.Terms[j].Exp, float64(m.Terms[j].Log)
+				c, e, l = m.Coefs[j], m.Terms[j].Exp, float64(m.Terms[j].Log)
 			}
-			return math.NaN(), math.NaN(), math.NaN()
+			*cols[0], *cols[1], *cols[2] = append(*cols[0], c), append(*cols[1], e), append(*cols[2], l)
 		}
-		c, e, l := termAt(0)
-		c1, e1, l1 = append(c1, c), append(e1, e), append(l1, l)
-		c, e, l = termAt(1)
-		c2, e2, l2 = append(c2, c), append(e2, e), append(l2, l)
-		rss = append(rss, m.RSS)
-		adj = append(adj, m.AdjR2)
-		smape = append(smape, m.SMAPE)
-		cv = append(cv, m.CVSMAPE)
-		pred = append(pred, m.Eval(predict))
+		rss, adj, smape, cv = append(rss, m.RSS), append(adj, m.AdjR2), append(smape, m.SMAPE), append(cv, m.CVSMAPE)
+		l, h := m.PredictionInterval(st.predict, 0.95)
+		pred, lo, hi = append(pred, positive(m.Eval(st.predict))), append(lo, l), append(hi, h)
+		rel, nTies = append(rel, st.reliability(i)), append(nTies, float64(len(m.NearTies)))
+		tm, tp := "", math.NaN()
+		if len(m.NearTies) > 0 {
+			tm, tp = m.NearTies[0].String(), positive(m.NearTies[0].Eval(st.predict))
+		}
+		tie, tiePred = append(tie, tm), append(tiePred, tp)
 	}
-	mt.AddText("region", mName)
-	mt.AddText("kind", mKind)
-	mt.AddNum("points", "", mPts)
-	mt.AddNum("efficiency_max_p", "", mEff)
-	mt.AddNum("karp_flatt_max_p", "", mKF)
-	mt.AddNum("amdahl_serial_fraction", "", aF)
-	mt.AddNum("amdahl_t1", d.unit, aT1)
-	mt.AddNum("amdahl_max_speedup", "", aMax)
-	mt.AddText("model", mText)
-	mt.AddNum("c0", d.unit, c0)
-	mt.AddNum("c1", d.unit, c1)
-	mt.AddNum("exp1", "", e1)
-	mt.AddNum("log1", "", l1)
-	mt.AddNum("c2", d.unit, c2)
-	mt.AddNum("exp2", "", e2)
-	mt.AddNum("log2", "", l2)
+	t.AddText("region", name)
+	t.AddText("kind", kind)
+	t.AddNum("points", "", pts)
+	t.AddNum("p_first", "", pFirst)
+	t.AddNum("p_last", "", pLast)
+	t.AddNum("efficiency_max_p", "", eff)
+	t.AddNum("karp_flatt_max_p", "", kf)
+	t.AddNum("amdahl_serial_fraction", "", aF)
+	t.AddNum("amdahl_t1", d.unit, aT1)
+	t.AddNum("amdahl_max_speedup", "", aMax)
+	t.AddText("amdahl", amd)
+	t.AddText("model", model)
+	for _, c := range []struct {
+		name, unit string
+		v          []float64
+	}{{"c0", d.unit, c0}, {"c1", d.unit, c1}, {"exp1", "", e1}, {"log1", "", l1}, {"c2", d.unit, c2}, {"exp2", "", e2}, {"log2", "", l2}} {
+		t.AddNum(c.name, c.unit, c.v)
+	}
 	rssUnit := ""
 	if d.unit == "us" {
 		rssUnit = "us^2"
 	}
-	mt.AddNum("rss", rssUnit, rss)
-	mt.AddNum("adj_r2", "", adj)
-	mt.AddNum("smape_percent", "%", smape)
-	mt.AddNum("cv_smape_percent", "%", cv)
-	mt.AddNum("predicted", d.unit, pred)
-	res.AddTable(mt)
+	t.AddNum("rss", rssUnit, rss)
+	t.AddNum("adj_r2", "", adj)
+	t.AddNum("smape_percent", "%", smape)
+	t.AddNum("cv_smape_percent", "%", cv)
+	t.AddNum("predicted", d.unit, pred)
+	t.AddNum("predicted_low", d.unit, lo)
+	t.AddNum("predicted_high", d.unit, hi)
+	t.AddText("reliability", rel)
+	t.AddNum("near_ties", "", nTies)
+	t.AddText("tie_model", tie)
+	t.AddNum("tie_predicted", d.unit, tiePred)
+	return t
+}
 
-	// Regions that stop scaling first.
-	type stop struct {
-		row        int
-		k          int
-		eff, share float64
-		lastEff    float64
-	}
-	var stops []stop
-	for i := 1; i < len(rowVals); i++ {
-		lastEff := math.NaN()
-		if pts := points[i]; len(pts) > 0 {
-			lastEff = series[i].eff[pts[len(pts)-1]]
+// stopRow is a region whose efficiency falls below the threshold.
+type stopRow struct {
+	row, k        int     // region row, experiment where it stops
+	eff, share    float64 // at k
+	shareMax      float64 // share at the series' largest p (0 when absent there)
+	lastEff       float64 // efficiency at the region's largest p
+	pFirst, pLast float64 // the p range where the region exists
+}
+
+// stops finds the regions whose efficiency falls below the threshold at
+// some p > p_b, ranked by the share of the time they hold at the series'
+// largest p (the time they cost at scale), then by the p where they stop.
+func (st *scalStudy) stops() []stopRow {
+	last := len(st.ps) - 1
+	var out []stopRow
+	for i := 1; i < len(st.vals); i++ {
+		pts := st.points[i]
+		if len(pts) == 0 {
+			continue
 		}
-		for k := range n {
-			if ps[k] > pb && defined(series[i].eff[k]) && series[i].eff[k] < thr {
-				stops = append(stops, stop{i, k, series[i].eff[k], share(rowVals[i][k], k), lastEff})
+		for k := range st.ps {
+			if st.ps[k] > st.pb && defined(st.eff[i][k]) && st.eff[i][k] < st.thr {
+				s := stopRow{row: i, k: k, eff: st.eff[i][k], share: st.share(st.vals[i][k], k),
+					lastEff: st.eff[i][pts[len(pts)-1]], pFirst: st.ps[pts[0]], pLast: st.ps[pts[len(pts)-1]]}
+				if s.shareMax = st.share(st.vals[i][last], last); !defined(s.shareMax) {
+					s.shareMax = 0
+				}
+				out = append(out, s)
 				break
 			}
 		}
 	}
-	sort.SliceStable(stops, func(x, y int) bool {
-		a, c := stops[x], stops[y]
-		if ps[a.k] != ps[c.k] {
-			return ps[a.k] < ps[c.k]
+	sort.SliceStable(out, func(x, y int) bool {
+		a, c := out[x], out[y]
+		if a.shareMax != c.shareMax {
+			return a.shareMax > c.shareMax
 		}
-		sa, sc := a.share, c.share
-		if sa != sc {
-			return sa > sc || math.IsNaN(sc)
+		if st.ps[a.k] != st.ps[c.k] {
+			return st.ps[a.k] < st.ps[c.k]
 		}
-		return rowNames[a.row] < rowNames[c.row]
+		return st.names[a.row] < st.names[c.row]
 	})
-	st := Table{Name: "stop_scaling", Title: fmt.Sprintf("Regions whose %s efficiency falls below %s, by the smallest p where it does, then by their share of the time there",
-		scalingName(opt.Weak), formatNum(thr))}
-	var sRank, sP, sEff, sShare, sLast []float64
-	var sName []string
-	for i, s := range stops {
-		sRank = append(sRank, float64(i+1))
-		sName = append(sName, rowNames[s.row])
-		sP = append(sP, ps[s.k])
-		sEff = append(sEff, s.eff)
-		sShare = append(sShare, s.share)
-		sLast = append(sLast, s.lastEff)
-	}
-	st.AddNum("rank", "", sRank)
-	st.AddText("region", sName)
-	st.AddNum("stop_p", "", sP)
-	st.AddNum("efficiency", "", sEff)
-	st.AddNum("share_percent", "%", sShare)
-	st.AddNum("efficiency_max_p", "", sLast)
-	res.AddTable(st)
+	return out
+}
 
-	// Regions whose share grows fastest.
-	type growth struct {
-		row                int
-		first, last, slope float64
+func (st *scalStudy) stopTable(stops []stopRow) Table {
+	t := Table{Name: "stop_scaling", Title: fmt.Sprintf("Regions whose %s efficiency falls below %s, by the share of the time they hold at the largest p (%s), then by the smallest p where they stop; p_first..p_last is where the region exists",
+		scalingName(st.opt.Weak), formatNum(st.thr), formatNum(st.ps[len(st.ps)-1]))}
+	var rank, stopP, eff, share, shareMax, pFirst, pLast, lastEff []float64
+	var name []string
+	for i, s := range stops {
+		rank, name, stopP = append(rank, float64(i+1)), append(name, st.names[s.row]), append(stopP, st.ps[s.k])
+		eff, share, shareMax = append(eff, s.eff), append(share, s.share), append(shareMax, s.shareMax)
+		pFirst, pLast, lastEff = append(pFirst, s.pFirst), append(pLast, s.pLast), append(lastEff, s.lastEff)
 	}
-	var grows []growth
-	for i := 1; i < len(rowVals); i++ {
+	t.AddNum("rank", "", rank)
+	t.AddText("region", name)
+	t.AddNum("stop_p", "", stopP)
+	t.AddNum("efficiency", "", eff)
+	t.AddNum("share_percent", "%", share)
+	t.AddNum("share_max_p_percent", "%", shareMax)
+	t.AddNum("p_first", "", pFirst)
+	t.AddNum("p_last", "", pLast)
+	t.AddNum("efficiency_max_p", "", lastEff)
+	return t
+}
+
+// growthRow is a region's share of the time against p.
+type growthRow struct {
+	row                int
+	first, last, slope float64
+	pFirst, pLast      float64
+	atMax              bool // the region exists at the series' largest p
+}
+
+// growth ranks the regions with a share at two or more distinct p by the
+// least-squares slope of their share against p: first those that exist
+// at the series' largest p, then the others (their trend stops before it).
+func (st *scalStudy) growth() []growthRow {
+	maxP := st.ps[len(st.ps)-1]
+	var out []growthRow
+	for i := 1; i < len(st.vals); i++ {
 		var x, y []float64
-		for k := range n {
-			if s := share(rowVals[i][k], k); defined(s) {
-				x, y = append(x, ps[k]), append(y, s)
+		for k := range st.ps {
+			if s := st.share(st.vals[i][k], k); defined(s) {
+				x, y = append(x, st.ps[k]), append(y, s)
 			}
 		}
 		if len(x) < 2 || x[0] == x[len(x)-1] {
 			continue
 		}
 		_, slope := stat.LinearRegression(x, y, nil, false)
-		grows = append(grows, growth{i, y[0], y[len(y)-1], slope})
+		out = append(out, growthRow{i, y[0], y[len(y)-1], slope, x[0], x[len(x)-1], x[len(x)-1] == maxP})
 	}
-	sort.SliceStable(grows, func(x, y int) bool {
-		if grows[x].slope != grows[y].slope {
-			return grows[x].slope > grows[y].slope
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].atMax != out[b].atMax {
+			return out[a].atMax
 		}
-		return rowNames[grows[x].row] < rowNames[grows[y].row]
+		if out[a].slope != out[b].slope {
+			return out[a].slope > out[b].slope
+		}
+		return st.names[out[a].row] < st.names[out[b].row]
 	})
-	gt := Table{Name: "share_growth", Title: "Regions by the least-squares slope of their share of the program's time against p (percentage points per process), largest first"}
-	var gRank, gFirst, gLast, gSlope []float64
-	var gName []string
-	for i, g := range grows {
-		gRank = append(gRank, float64(i+1))
-		gName = append(gName, rowNames[g.row])
-		gFirst = append(gFirst, g.first)
-		gLast = append(gLast, g.last)
-		gSlope = append(gSlope, g.slope)
-	}
-	gt.AddNum("rank", "", gRank)
-	gt.AddText("region", gName)
-	gt.AddNum("share_first_percent", "%", gFirst)
-	gt.AddNum("share_last_percent", "%", gLast)
-	gt.AddNum("slope", "%/process", gSlope)
-	res.AddTable(gt)
+	return out
+}
 
-	// Findings.
-	last := n - 1
-	if last != b {
-		res.Findf("Program: efficiency %s at p = %s (speedup %s against %s at p = %s)%s.",
-			fmtPercent(series[0].eff[last]), formatNum(ps[last]), fmtRatio3(series[0].sp[last]), d.names[b], formatNum(pb),
-			kfClause(series[0].kf[last]))
-	}
-	if len(models) > 0 && len(points[0]) > 0 {
-		res.Findf("Program model: T(p) = %s (SMAPE %.3g%%), predicting %s at p = %s.",
-			models[0].String(), models[0].SMAPE, formatMicrosOrValue(d, models[0].Eval(predict)), formatNum(predict))
-		if !opt.Weak && defined(aF[0]) {
-			res.Findf("Amdahl fit of the program: serial fraction %.4g, T_1 ≈ %s.", aF[0], formatMicrosOrValue(d, aT1[0]))
-		}
-	}
-	for i, s := range stops {
-		if i == 3 {
-			break
-		}
-		res.Findf("Stops scaling at p = %s: %s (efficiency %s, %.1f%% of the time there).",
-			formatNum(ps[s.k]), rowNames[s.row], fmtPercent(s.eff), s.share)
-	}
-	if len(stops) == 0 {
-		res.Findf("No region's efficiency falls below %s.", formatNum(thr))
-	}
+func (st *scalStudy) growthTable(grows []growthRow) Table {
+	t := Table{Name: "share_growth", Title: "Regions by the least-squares slope of their share of the program's time against p (percentage points per process), largest first; those that exist at the largest p first, then those whose trend stops at p_last"}
+	var rank, first, last, slope, pFirst, pLast []float64
+	var name []string
 	for i, g := range grows {
-		if i == 3 || !(g.slope > 0) {
+		rank, name = append(rank, float64(i+1)), append(name, st.names[g.row])
+		first, last, slope = append(first, g.first), append(last, g.last), append(slope, g.slope)
+		pFirst, pLast = append(pFirst, g.pFirst), append(pLast, g.pLast)
+	}
+	t.AddNum("rank", "", rank)
+	t.AddText("region", name)
+	t.AddNum("share_first_percent", "%", first)
+	t.AddNum("share_last_percent", "%", last)
+	t.AddNum("slope", "%/process", slope)
+	t.AddNum("p_first", "", pFirst)
+	t.AddNum("p_last", "", pLast)
+	return t
+}
+
+func (st *scalStudy) findings(res *Result, stops []stopRow, grows []growthRow) {
+	st.programFindings(res)
+	st.modelFindings(res)
+	named, small := 0, 0
+	for _, s := range stops {
+		if s.shareMax < MinFindingShare {
+			small++
+			continue
+		}
+		if named < 3 {
+			res.Findf("Stops scaling at p = %s: %s (efficiency %s, %.1f%% of the time there, %.1f%% at p = %s).",
+				formatNum(st.ps[s.k]), st.names[s.row], fmtPercent(s.eff), s.share, s.shareMax, formatNum(st.ps[len(st.ps)-1]))
+		}
+		named++
+	}
+	switch {
+	case len(stops) == 0:
+		res.Findf("No region's efficiency falls below %s.", formatNum(st.thr))
+	case named == 0:
+		res.Findf("%d region(s) fall below efficiency %s, none holding %.0f%% of the time at the largest p (table stop_scaling).", small, formatNum(st.thr), MinFindingShare)
+	}
+	n := 0
+	for _, g := range grows {
+		if n == 3 || !g.atMax || !(g.slope > 0) {
 			break
 		}
-		res.Findf("Share growing fastest: %s, %.2f%% → %.2f%% (%+.3g points per process).",
-			rowNames[g.row], g.first, g.last, g.slope)
+		if g.last < MinFindingShare {
+			continue
+		}
+		res.Findf("Share growing fastest: %s, %.2f%% at p = %s → %.2f%% at p = %s (%+.3g points per process).",
+			st.names[g.row], g.first, formatNum(g.pFirst), g.last, formatNum(g.pLast), g.slope)
+		n++
 	}
-	return res, nil
+}
+
+// programFindings states the program's efficiency, where its time turns
+// around, and its Amdahl fit or why there is none.
+func (st *scalStudy) programFindings(res *Result) {
+	d, last := st.d, len(st.ps)-1
+	if last != st.b {
+		kf := kfClause(st.kf[0][last])
+		if note := st.karpFlattNote(0, last); note != "" {
+			kf = ", Karp-Flatt serial fraction " + note
+		}
+		res.Findf("Program: efficiency %s at p = %s (speedup %s against %s at p = %s)%s.",
+			fmtPercent(st.eff[0][last]), formatNum(st.ps[last]), fmtRatio3(st.sp[0][last]), d.names[st.b], formatNum(st.pb), kf)
+	}
+	if k := st.turnAround(); k >= 0 {
+		res.Findf("The program's time turns around: it falls to %s at p = %s, then rises to %s at p = %s (%+.1f%%); beyond p = %s more processes make it slower.",
+			formatMicrosOrValue(d, d.main[k]), formatNum(st.ps[k]), formatMicrosOrValue(d, d.main[last]), formatNum(st.ps[last]),
+			100*(d.main[last]/d.main[k]-1), formatNum(st.ps[k]))
+	}
+	switch a := st.amdahl[0]; {
+	case st.opt.Weak || len(st.points[0]) == 0:
+	case a.note == "fits":
+		res.Findf("Amdahl fit of the program: serial fraction %.4g, T_1 ≈ %s.", a.f, formatMicrosOrValue(d, a.t1))
+	default:
+		res.Findf("The program %s (Amdahl's law T_1*(f + (1−f)/p) needs f in [0, 1]).", strings.Replace(a.note, "does not fit Amdahl", "does not fit Amdahl's law", 1))
+	}
+}
+
+// turnAround returns the experiment where the program's time is smallest
+// when a later experiment takes at least 2% longer (the measured series
+// turns around), else -1; only for strong scaling.
+func (st *scalStudy) turnAround() int {
+	if st.opt.Weak {
+		return -1
+	}
+	m, k := st.d.main, 0
+	for i := range m {
+		if defined(m[i]) && m[i] < m[k] {
+			k = i
+		}
+	}
+	if last := len(m) - 1; k < last && m[last] > 1.02*m[k] {
+		return k
+	}
+	return -1
+}
+
+// modelFindings states the program's model with its reliability: no
+// prediction from a poor fit or of a non-positive time, the interval,
+// extrapolation and turn-around warnings, and the near ties.
+func (st *scalStudy) modelFindings(res *Result) {
+	if len(st.points[0]) == 0 {
+		return
+	}
+	d, m := st.d, st.models[0]
+	p := formatNum(st.predict)
+	if m.SMAPE > ModelUnreliableSMAPE {
+		res.Findf("Program model: T(p) = %s fits poorly (SMAPE %.3g%% > %d%%): no prediction is given.", m.String(), m.SMAPE, ModelUnreliableSMAPE)
+		return
+	}
+	y := m.Eval(st.predict)
+	if !(y > 0) {
+		res.Findf("Program model: T(p) = %s (SMAPE %.3g%%) gives a non-positive time at p = %s: it cannot be used there.", m.String(), m.SMAPE, p)
+		return
+	}
+	interval := ""
+	if lo, hi := m.PredictionInterval(st.predict, 0.95); defined(lo) {
+		interval = fmt.Sprintf(" (95%% prediction interval %s to %s)", formatMicrosOrValue(d, math.Max(lo, 0)), formatMicrosOrValue(d, hi))
+	}
+	res.Findf("Program model: T(p) = %s (SMAPE %.3g%%), predicting %s at p = %s%s.", m.String(), m.SMAPE, formatMicrosOrValue(d, y), p, interval)
+	last := st.ps[st.points[0][len(st.points[0])-1]]
+	if st.predict > ExtrapolationLimit*last {
+		res.Findf("The prediction at p = %s extrapolates %.3g× beyond the largest measured p = %s: measure closer to it before relying on it.", p, st.predict/last, formatNum(last))
+	}
+	if k := st.turnAround(); k >= 0 && y < d.main[len(d.main)-1] {
+		res.Findf("The model predicts %s at p = %s, below the %s measured at p = %s, although the measured time rises with p beyond p = %s: the model does not follow the turn.",
+			formatMicrosOrValue(d, y), p, formatMicrosOrValue(d, d.main[len(d.main)-1]), formatNum(last), formatNum(st.ps[k]))
+	}
+	for _, t := range m.NearTies {
+		tp := "a non-positive time"
+		if v := t.Eval(st.predict); v > 0 {
+			tp = formatMicrosOrValue(d, v)
+		}
+		res.Findf("Near tie (ΔAICc = %.2g): T(p) = %s fits about as well and predicts %s at p = %s.", t.AICc-m.AICc, t.String(), tp, p)
+	}
 }
 
 // kfClause renders the Karp-Flatt fraction for a finding.

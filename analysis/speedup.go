@@ -67,9 +67,15 @@ func Scaling(tb, pb, tp, p float64, weak bool) (speedup, ideal, efficiency float
 // efficiency_exclusive, speedup_inclusive, efficiency_inclusive. A region
 // absent from an experiment (no thread has a record) has NaN values there,
 // and NaN speedups everywhere when the baseline lacks it.
+//
+// Trials that all have the same p are refused with a *ConstantPError: a
+// parameter study has no speedup.
 func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	d, err := collect(exps, opt.SeriesOptions)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckPVaries("speedup", d.ps()); err != nil {
 		return nil, err
 	}
 	b, err := d.baseline(opt.Baseline)
