@@ -36,8 +36,8 @@ type OverheadSpec struct {
 // classification should find them for the average process, with T_s the
 // useful work of the 1-process run (Serial + Replicated + Work).
 type Overheads struct {
-	P, Tp, Ts, To                                 float64
-	DataMovement, Synchronization, Control        float64
+	P, Tp, Ts, To                                  float64
+	DataMovement, Synchronization, Control         float64
 	Unparallelized, Replicated, Loss, Unidentified float64
 }
 
