@@ -115,3 +115,20 @@ func TestSpeedupWhereAndTrials(t *testing.T) {
 		fails(t, 2, "multiset needs --by", append(db, "multiset", "--trials", "mm-1,mm-2")...)
 	})
 }
+
+// TestParameterStudyRefused loads one 4-rank trial three times, as a
+// power-cap sweep at constant p would look: speedup, scalability and
+// overhead exit 2 and name the parameter study to run instead.
+func TestParameterStudyRefused(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "ps.db")
+	dir := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	for _, n := range []string{"cap-100", "cap-150", "cap-200"} {
+		ok(t, nil, "--db", url, "load", "-q", "-n", n, "-a", "cpi", dir)
+	}
+	for _, a := range []string{"speedup", "scalability", "overhead"} {
+		r := cli(t, nil, "--db", url, a, "--trials", "cap-100,cap-150,cap-200")
+		if r.code != 2 || !strings.Contains(r.stderr, "all 3 trials ran with p = 4") || !strings.Contains(r.stderr, "multiset --by meta:KEY") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 naming the parameter study", a, r.code, r.stderr)
+		}
+	}
+}
