@@ -184,13 +184,25 @@ func Compare(a, b *drg.Trial, opt CompareOptions) (*Result, error) {
 	if !isTime {
 		worse, better = "higher", "lower"
 	}
+	// A region only in B adds its value (a change towards worse), one only
+	// in A removes it: both count, by |diff| like the others.
+	oneSided := map[string]string{worse: "only in B", better: "only in A"}
 	for _, want := range []string{worse, better} {
 		for i := 0; i < rt.NumRows(); i++ {
-			if rt.Text("b_vs_a", i) == want {
+			switch rt.Text("b_vs_a", i) {
+			case want:
 				res.Findf("Largest change, %s in B: %s, %s → %s (%+.1f%%).", want, rt.Text("region", i),
 					formatValue(a, ma, rt.Num("a", i)), formatValue(b, mb, rt.Num("b", i)), rt.Num("change_percent", i))
-				break
+			case oneSided[want]:
+				val := formatValue(b, mb, rt.Num("b", i)) + " only in B"
+				if want == better {
+					val = formatValue(a, ma, rt.Num("a", i)) + " only in A"
+				}
+				res.Findf("Largest change, %s in B: %s, %s.", want, rt.Text("region", i), val)
+			default:
+				continue
 			}
+			break
 		}
 	}
 	onlyA, onlyB := 0, 0

@@ -181,3 +181,29 @@ func TestCompareReal(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOneSidedLargestChange: B waits 1.65 s in an MPI_Wait that A
+// never called, while solve changes by 1.4 ms: the largest slower change is
+// MPI_Wait, and the largest faster one is the region only A had.
+func TestCompareOneSidedLargestChange(t *testing.T) {
+	a := build(t, spec{name: "a", threads: threads("0.0.0"), recs: []rec{
+		{node: "main", excl: 100, incl: 2e6 + 3100, calls: 1},
+		{node: "solve", excl: 2e6, incl: 2e6, calls: 1},
+		{node: "old_setup", excl: 3000, incl: 3000, calls: 1},
+	}})
+	b := build(t, spec{name: "b", threads: threads("0.0.0"), recs: []rec{
+		{node: "main", excl: 100, incl: 2e6 + 1400 + 1.65e6 + 100, calls: 1},
+		{node: "solve", excl: 2e6 + 1400, incl: 2e6 + 1400, calls: 1},
+		{node: "MPI_Wait()", excl: 1.65e6, incl: 1.65e6, calls: 9, groups: "MPI"},
+	}})
+	res, err := Compare(a, b, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingWith(res, "Largest change, slower in B"); f != "Largest change, slower in B: MPI_Wait(), 1.65 s only in B." {
+		t.Errorf("slower finding %q in %q", f, res.Findings)
+	}
+	if f := findingWith(res, "Largest change, faster in B"); f != "Largest change, faster in B: old_setup, 3 ms only in A." {
+		t.Errorf("faster finding %q in %q", f, res.Findings)
+	}
+}

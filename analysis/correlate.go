@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,7 +39,21 @@ type CorrelateOptions struct {
 	// pairs grow as its square: 0 means DefaultCorrelateRegions (100), a
 	// negative number every region.
 	MaxRegions int
+	// IncludeIDs also correlates the metadata attributes that IsIdentifier
+	// recognizes (process and thread ids, ranks, time stamps), which are
+	// left out by default: their correlation with anything is an artifact
+	// of the launch order, not a property of the program.
+	IncludeIDs bool
 }
+
+// identifierRE matches metadata keys that name an identifier or a clock
+// reading rather than a measured property: pid, tid, rank, id, uuid, any
+// "timestamp", "time stamp", "date", "Local Time", "Starting ...".
+var identifierRE = regexp.MustCompile(`(?i)(^|[^a-z])(pid|tid|ppid|rank|id|uuid|guid)([^a-z]|$)|time ?stamp|date|local time|^starting|process id|thread id`)
+
+// IsIdentifier reports whether a metadata key names an identifier or a
+// time stamp (identifierRE) rather than a property worth correlating.
+func IsIdentifier(key string) bool { return identifierRE.MatchString(key) }
 
 // Correlate computes Pearson's correlation coefficient across threads
 // between the values of every pair of regions of the flat view, and between
@@ -50,7 +65,8 @@ type CorrelateOptions struct {
 // n < MinCorrelationThreads or either series is constant (r undefined).
 // Metadata attributes are the threads' own (drg.Thread.Metadata; the
 // trial-level ones are the same on every thread) that are numeric on at
-// least MinCorrelationThreads threads and not constant there.
+// least MinCorrelationThreads threads and not constant there, identifiers
+// and time stamps (IsIdentifier) left out unless IncludeIDs.
 //
 // Table "correlations", strongest |r| first (then larger n, then names):
 // x, y (the two series: for region pairs x is the region earlier in trial
@@ -68,6 +84,7 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 	res.Params["top"] = topParam(opt.Top, DefaultCorrelations)
 	res.Params["max_regions"] = topParam(opt.MaxRegions, DefaultCorrelateRegions)
 	res.Params["min_threads"] = strconv.Itoa(MinCorrelationThreads)
+	res.Params["include_ids"] = strconv.FormatBool(opt.IncludeIDs)
 
 	nt := len(t.Threads)
 	vals := column(t, m, opt.Inclusive)
@@ -126,7 +143,12 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 		sortedKeys = append(sortedKeys, k)
 	}
 	sort.Strings(sortedKeys)
+	var skippedIDs []string
 	for _, k := range sortedKeys {
+		if !opt.IncludeIDs && IsIdentifier(k) {
+			skippedIDs = append(skippedIDs, k)
+			continue
+		}
 		md := meta{key: k, val: make([]float64, nt), ok: make([]bool, nt)}
 		var xs []float64
 		for th, x := range t.Threads {
@@ -223,6 +245,10 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 	permuteTable(&tb, idx)
 	ct := res.AddTable(tb)
 
+	res.Findf("The %d strongest of %d pairs are listed (top %s).", ct.NumRows(), total, res.Params["top"])
+	if len(skippedIDs) > 0 {
+		res.Findf("Metadata left out as identifiers or time stamps (IncludeIDs / --include-ids keeps them): %s.", strings.Join(skippedIDs, ", "))
+	}
 	if skippedConst > 0 {
 		res.Findf("%d regions have the same value on every thread that has them (r undefined) and were skipped.", skippedConst)
 	}

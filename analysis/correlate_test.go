@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -148,4 +149,40 @@ func TestCorrelateReal(t *testing.T) {
 	}
 	_, err = Correlate(tr, CorrelateOptions{Metric: "PAPI_L2_TCM"})
 	wantErr(t, "unknown metric", err, "PAPI_L2_TCM", "TIME")
+}
+
+// TestCorrelateLeavesOutIdentifiers: a per-thread time stamp and pid that
+// grow with the rank correlate perfectly with anything that does; they are
+// left out unless IncludeIDs, and a finding names them.
+func TestCorrelateLeavesOutIdentifiers(t *testing.T) {
+	for key, id := range map[string]bool{"Starting Timestamp": true, "pid": true, "MPI rank": true, "Local Time": true,
+		"tid": true, "nCells": false, "size": false, "CPU MHz": false, "Timer Resolution": false} {
+		if IsIdentifier(key) != id {
+			t.Errorf("IsIdentifier(%q) = %v", key, !id)
+		}
+	}
+	tr := handTrial(t)
+	for th := range tr.Threads {
+		tr.Threads[th].Metadata["Starting Timestamp"] = fmt.Sprint(1700000000000 + 37*th)
+		tr.Threads[th].Metadata["pid"] = fmt.Sprint(4242 + th)
+	}
+	res, err := Correlate(tr, CorrelateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := mustTable(t, res, "correlations")
+	if ct.NumRows() != 6 || ct.Find("x", "pid") >= 0 || ct.Find("x", "Starting Timestamp") >= 0 {
+		t.Errorf("%d pairs with the identifiers left out, want the 6 of TestCorrelateByHand", ct.NumRows())
+	}
+	if f := findingWith(res, "left out as identifiers or time stamps"); !strings.HasSuffix(f, "Starting Timestamp, pid.") {
+		t.Errorf("finding %q", f)
+	}
+	res, err = Correlate(tr, CorrelateOptions{IncludeIDs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 region pairs + 3 metadata keys × 3 regions.
+	if ct := mustTable(t, res, "correlations"); ct.NumRows() != 12 || ct.Find("x", "pid") < 0 {
+		t.Errorf("IncludeIDs: %d pairs, want 12", ct.NumRows())
+	}
 }

@@ -312,20 +312,28 @@ func (a *app) correlateCmd() *cobra.Command {
 	var f analysisFlags
 	var opt analysis.CorrelateOptions
 	cmd := &cobra.Command{
-		Use:   "correlate [--trial T] [--top K] [--inclusive]",
+		Use:   "correlate [--trial T] [--top K] [--max-regions N] [--include-ids] [--inclusive]",
 		Short: "Pearson correlation across threads between regions, and with numeric metadata",
 		Long: `correlate computes, across the threads that have both values, the Pearson
 correlation r between every pair of regions' exclusive values (--inclusive:
 inclusive), and between each region and each numeric per-thread metadata
 key, with the least-squares line y = slope*x + intercept and n; strongest |r|
 first. Pairs with a constant series (r undefined) or fewer than 3 threads
-are skipped.`,
+are skipped. Since the pairs grow as the square of the regions, only the
+--max-regions regions with the largest mean value are paired (default 100,
+0 for all; a finding says when some were left out), and --top pairs are
+listed (default 20, 0 for all). Metadata keys that name identifiers or time
+stamps (pid, tid, rank, id, "Starting Timestamp", dates...) are left out,
+since their correlations reflect the launch order; --include-ids keeps them.`,
 		Example: `  taudb-analyze correlate --trial cpi-4 --top 10`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Metric = f.metric
 			if opt.Top == 0 {
 				opt.Top = analysis.All
+			}
+			if opt.MaxRegions == 0 {
+				opt.MaxRegions = analysis.All
 			}
 			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
 				return analysis.Correlate(ts[0], opt)
@@ -334,6 +342,8 @@ are skipped.`,
 	}
 	f.register(cmd)
 	cmd.Flags().IntVar(&opt.Top, "top", 20, "number of pairs (0: all)")
+	cmd.Flags().IntVar(&opt.MaxRegions, "max-regions", analysis.DefaultCorrelateRegions, "regions paired, those with the largest mean value (0: all)")
+	cmd.Flags().BoolVar(&opt.IncludeIDs, "include-ids", false, "also correlate metadata that names identifiers or time stamps")
 	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values")
 	return cmd
 }
