@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,6 +105,27 @@ func TestRoundTripGenerated(t *testing.T) {
 		}
 		if _, err := db.FindTrial(ctx, "999"); !errors.Is(err, store.ErrNoTrial) {
 			t.Errorf("FindTrial(999): %v", err)
+		}
+		// A trial named after another trial's id: the bare token is
+		// ambiguous, id:N and name:X are not.
+		clash := *tr // saving only reads the trial: a shallow copy will do
+		clash.Name = strconv.FormatInt(id, 10)
+		idClash, err := db.SaveTrial(ctx, &clash, store.SaveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := strconv.FormatInt(id, 10)
+		if _, err := db.FindTrial(ctx, ref); !errors.Is(err, store.ErrAmbiguousTrial) ||
+			!strings.Contains(err.Error(), fmt.Sprintf("is the id of trial %d and the name of trial(s) %d", id, idClash)) {
+			t.Errorf("FindTrial(%q) with a trial of that name: %v", ref, err)
+		}
+		for r, want := range map[string]int64{"id:" + ref: id, "name:" + ref: idClash, "name: gen-1": id} {
+			if got, err := db.FindTrial(ctx, r); err != nil || got != want {
+				t.Errorf("FindTrial(%q) = %d, %v; want %d", r, got, err, want)
+			}
+		}
+		if _, err := db.FindTrial(ctx, "id:gen-1"); !errors.Is(err, store.ErrNoTrial) {
+			t.Errorf("FindTrial(id:gen-1): %v", err)
 		}
 		if _, err := db.LoadTrial(ctx, 999); !errors.Is(err, store.ErrNoTrial) {
 			t.Errorf("LoadTrial(999): %v", err)

@@ -80,46 +80,88 @@ func (db *DB) Trials(ctx context.Context) ([]TrialInfo, error) {
 	return out, nil
 }
 
-// FindTrial returns the id of the trial ref names: ref is a trial id, or
-// else the name of exactly one trial. An unknown ref gives an error
-// wrapping ErrNoTrial, a name several trials bear one wrapping
-// ErrAmbiguousTrial that lists their ids.
+// FindTrial returns the id of the trial ref names: "id:N" a trial id,
+// "name:X" the name of exactly one trial, and a bare token either, when it
+// is not both (a token that is one trial's id and another trial's name is
+// ambiguous). An unknown ref gives an error wrapping ErrNoTrial; a name
+// several trials bear, or a token that is both an id and a name, one
+// wrapping ErrAmbiguousTrial that lists the ids.
 func (db *DB) FindTrial(ctx context.Context, ref string) (int64, error) {
 	ref = strings.TrimSpace(ref)
+	byID, byName := true, true
+	switch {
+	case strings.HasPrefix(ref, "id:"):
+		ref, byName = strings.TrimSpace(ref[3:]), false
+	case strings.HasPrefix(ref, "name:"):
+		ref, byID = strings.TrimSpace(ref[5:]), false
+	}
 	if ref == "" {
 		return 0, fmt.Errorf("find trial: %w: empty trial name", ErrNoTrial)
 	}
-	r, err := db.runner()
-	if err != nil {
-		return 0, err
-	}
-	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
-		found := false
-		if err := r.query(ctx, `SELECT id FROM trial WHERE id = $1`, func(scan func(...any) error) error {
-			found = true
-			return scan(&id)
-		}, id); err != nil {
+	var idHit int64 = -1
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && byID {
+		found, err := db.trialExists(ctx, id)
+		if err != nil {
 			return 0, fmt.Errorf("find trial %s: %w", ref, err)
 		}
 		if found {
-			return id, nil
+			idHit = id
+		}
+	} else if !byName {
+		return 0, fmt.Errorf("find trial: %w: id:%s is not a trial id (a whole number)", ErrNoTrial, ref)
+	}
+	var ids []int64
+	if byName {
+		var err error
+		if ids, err = db.TrialsNamed(ctx, ref); err != nil {
+			return 0, fmt.Errorf("find trial: %w", err)
 		}
 	}
-	ids, err := db.TrialsNamed(ctx, ref)
-	if err != nil {
-		return 0, fmt.Errorf("find trial: %w", err)
+	return pickTrial(ref, idHit, ids)
+}
+
+// pickTrial decides what a reference names: the trial with that id (idHit,
+// -1 for none), or the trials with that name; a bare token that is both
+// one trial's id and another's name is ambiguous, never silently the id.
+func pickTrial(ref string, idHit int64, named []int64) (int64, error) {
+	if idHit >= 0 && (len(named) == 0 || (len(named) == 1 && named[0] == idHit)) {
+		return idHit, nil
 	}
-	switch len(ids) {
+	if idHit >= 0 {
+		return 0, fmt.Errorf("%w: %q is the id of trial %d and the name of trial(s) %s: say id:%s or name:%s",
+			ErrAmbiguousTrial, ref, idHit, joinIDs(named), ref, ref)
+	}
+	switch len(named) {
 	case 0:
 		return 0, fmt.Errorf("%w: no trial has the id or name %q (list them with \"taudb-analyze trials\")", ErrNoTrial, ref)
 	case 1:
-		return ids[0], nil
+		return named[0], nil
 	}
+	return 0, fmt.Errorf("%w: %d trials are named %q (ids %s): name one by its id (id:N)", ErrAmbiguousTrial, len(named), ref, joinIDs(named))
+}
+
+// joinIDs writes ids as "3, 7".
+func joinIDs(ids []int64) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
 		s[i] = strconv.FormatInt(id, 10)
 	}
-	return 0, fmt.Errorf("%w: %d trials are named %q (ids %s): name one by its id", ErrAmbiguousTrial, len(ids), ref, strings.Join(s, ", "))
+	return strings.Join(s, ", ")
+}
+
+// trialExists reports whether a trial has the id.
+func (db *DB) trialExists(ctx context.Context, id int64) (bool, error) {
+	r, err := db.runner()
+	if err != nil {
+		return false, err
+	}
+	found := false
+	err = r.query(ctx, `SELECT id FROM trial WHERE id = $1`, func(scan func(...any) error) error {
+		found = true
+		var x int64
+		return scan(&x)
+	}, id)
+	return found, err
 }
 
 // TrialsNamed returns the ids of the trials named name, in id order.

@@ -25,7 +25,7 @@ type analysisFlags struct {
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.trial, "trial", "", "trial id or name (default: the only trial in the database)")
+	cmd.Flags().StringVar(&f.trial, "trial", "", "trial id or name; id:N or name:X when a name is also an id (default: the only trial in the database)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
@@ -377,7 +377,7 @@ as "only in A" or "only in B".`,
 			})
 		},
 	}
-	cmd.Flags().StringArrayVar(&refs, "trial", nil, "trial A, then trial B (ids or names)")
+	cmd.Flags().StringArrayVar(&refs, "trial", nil, "trial A, then trial B (ids or names; id:N or name:X to be explicit)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print")

@@ -72,7 +72,7 @@ as PNG image and thumbnail rows of analysis_result.
 		},
 	}
 	f.sel.register(cmd)
-	cmd.Flags().StringVar(&trial, "trial", "", "one trial (id or name)")
+	cmd.Flags().StringVar(&trial, "trial", "", "one trial (id or name; id:N or name:X to be explicit)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")

@@ -46,6 +46,6 @@ it, in one transaction.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name")
+	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name (id:N or name:X to be explicit)")
 	return cmd
 }

@@ -67,7 +67,7 @@ made now are not stored. The index path is printed at the end.
 	}
 	cmd.Flags().StringVar(&f.out, "out", "", "the report's folder (created if needed)")
 	cmd.Flags().StringVar(&f.results, "results", "", "stored results by id, comma-separated")
-	cmd.Flags().StringVar(&f.trial, "trial", "", "one trial (id or name)")
+	cmd.Flags().StringVar(&f.trial, "trial", "", "one trial (id or name; id:N or name:X to be explicit)")
 	f.sel.register(cmd)
 	cmd.Flags().StringVar(&f.analyses, "analyses", "", "analyses to run now, comma-separated (see above)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")

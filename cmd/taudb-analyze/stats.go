@@ -108,7 +108,7 @@ percentages of the main region, calls, subroutines, Σ exclusive²);
 			return tb.writeText(a.out)
 		},
 	}
-	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name")
+	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name (id:N or name:X to be explicit)")
 	cmd.Flags().StringVar(&metric, "metric", "", "the metric (default: the first time metric)")
 	cmd.Flags().BoolVar(&inclusive, "inclusive", false, "show inclusive instead of exclusive values in the table")
 	return cmd
