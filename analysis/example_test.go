@@ -42,15 +42,29 @@ func Example_scalabilityStudy() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(sc.Findings[0])
+	for _, f := range sc.Findings {
+		fmt.Println(f)
+	}
 	// The times are the largest ".TAU application" inclusive TIME over the
 	// ranks of each folder's profile.N.0.0 files: 4453569, 4434760, 5225114
-	// and 9529715 microseconds.
+	// and 9529715 microseconds. The findings say what the numbers cannot:
+	// the 8 ranks ran on a 4-core host, every rank did the whole product,
+	// and the time rises after p = 2.
 
 	// Output:
 	// p=1 time=4.454 s speedup=1.000 efficiency=1.000
 	// p=2 time=4.435 s speedup=1.004 efficiency=0.502
 	// p=4 time=5.225 s speedup=0.852 efficiency=0.213
 	// p=8 time=9.530 s speedup=0.467 efficiency=0.058
+	// mm-7 is oversubscribed: 8 ranks share the 4 cores of host east02 (metadata "CPU Cores"), so its times measure contention, not scaling.
+	// The mean time per process does not shrink with p: 4.45 s at p = 1, 9.53 s at p = 8 (perfect division: 0.125×). Each process may be doing the whole work: is this weak scaling, or replicated work?
 	// Program: efficiency 5.8% at p = 8 (speedup 0.467 against mm-0 at p = 1), Karp-Flatt serial fraction undefined: slower than the baseline (speedup below 1).
+	// The program's time turns around: it falls to 4.43 s at p = 2, then rises to 9.53 s at p = 8 (+114.9%); beyond p = 2 more processes make it slower.
+	// The program does not fit Amdahl's law: the time grows with p (Amdahl's law T_1*(f + (1−f)/p) needs f in [0, 1]).
+	// Program model: T(p) = 4.41251e+06 + 25131 * p^(3/2) * log2(p)^2 (SMAPE 0.547%), predicting 30.1 s at p = 16 (95% prediction interval 29 s to 31.3 s).
+	// Stops scaling at p = 4: void compute(double **, double **, double **, int, int, int) C [{matmult.c} {90,1}-{109,1}] (efficiency 19.2%, 57.0% of the time there, 57.4% at p = 8).
+	// Stops scaling at p = 2: void compute_interchange(double **, double **, double **, int, int, int) C [{matmult.c} {111,1}-{130,1}] (efficiency 49.7%, 47.8% of the time there, 41.7% at p = 8).
+	// Stops scaling at p = 2: MPI_Finalize() (efficiency 0.3%, 1.1% of the time there, 2.1% at p = 8).
+	// Share growing fastest: void compute(double **, double **, double **, int, int, int) C [{matmult.c} {90,1}-{109,1}], 51.49% at p = 1 → 57.43% at p = 8 (+0.924 points per process).
+	// Share growing fastest: MPI_Finalize(), 0.01% at p = 1 → 2.12% at p = 8 (+0.254 points per process).
 }

@@ -572,6 +572,7 @@ func (st *scalStudy) growthTable(grows []growthRow) Table {
 }
 
 func (st *scalStudy) findings(res *Result, stops []stopRow, grows []growthRow) {
+	st.d.seriesCaveats(res, st.opt.Weak)
 	st.programFindings(res)
 	st.modelFindings(res)
 	named, small := 0, 0

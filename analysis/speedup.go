@@ -174,6 +174,7 @@ func regionOrder(d *seriesData, vals [][]float64, b int) []int {
 // speedupFindings states the program's scaling and the least scalable
 // significant region.
 func speedupFindings(res *Result, d *seriesData, b int, sp, eff []float64, weak bool) {
+	d.seriesCaveats(res, weak)
 	n := len(d.exps)
 	if n == 1 {
 		res.Findf("Only one experiment, %s: nothing to compare.", d.names[0])
