@@ -42,6 +42,11 @@ func (c *config) findings(res *analysis.Result, exps []*expStats) {
 			c.caveats(res, e, i)
 		}
 	}
+	for i, t := range c.trials {
+		if o, ok := analysis.Oversubscribed(t); ok {
+			res.Findf("%s (%s) is oversubscribed: %s, so its overheads include contention for cores", c.labels[i], t.Name, o)
+		}
+	}
 	for i, e := range exps {
 		if !e.defined {
 			res.Findf("%s (%s) has no %s %s: its figures are undefined", c.labels[i], c.trials[i].Name, map[int]string{1: "process", 2: "thread"}[c.restrict.kind], c.restrict.text)

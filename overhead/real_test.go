@@ -408,6 +408,10 @@ func TestRealSeriesAddUp(t *testing.T) {
 			if agg == AggregateMean {
 				t.Logf("%s findings: %q", name, res.Findings)
 			}
+			// The matmult series ran 5 to 8 ranks on the 4 cores of east02.
+			if name == "matmult" && !hasFinding(res, "p=8 (7) is oversubscribed: 8 ranks on the 4 cores of east02") {
+				t.Errorf("matmult: no oversubscription finding in %q", res.Findings)
+			}
 		}
 	}
 }

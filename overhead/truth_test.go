@@ -46,6 +46,9 @@ func TestRecoversGeneratedOverheads(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkExact(t, res)
+		if hasFinding(res, "oversubscribed") {
+			t.Errorf("spec %d: oversubscribed without host metadata: %q", si, res.Findings)
+		}
 		for j, n := range ps {
 			want := s.Overheads(n)
 			col := fmt.Sprintf("p%d", n)
