@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -151,7 +150,7 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 		tb := resultTable(t, true)
 		return tb.writeCSV(a.out)
 	}
-	return writeResultText(a.out, res)
+	return writeResultText(a.out, res, a.rows)
 }
 
 // resultTable turns an analysis table into an output table: numbers in full
@@ -178,36 +177,6 @@ func resultTable(t *analysis.Table, precise bool) table {
 		tb.add(row...)
 	}
 	return tb
-}
-
-func writeResultText(w io.Writer, res *analysis.Result) error {
-	fmt.Fprintf(w, "%s", res.Analysis)
-	if res.Trial != "" {
-		fmt.Fprintf(w, " of %s", res.Trial)
-	}
-	if len(res.Trials) > 0 {
-		fmt.Fprintf(w, " of %s", strings.Join(res.Trials, ", "))
-	}
-	if res.Metric != "" {
-		fmt.Fprintf(w, " (%s)", res.Metric)
-	}
-	fmt.Fprintln(w)
-	for _, f := range res.Findings {
-		fmt.Fprintf(w, "  * %s\n", f)
-	}
-	for i := range res.Tables {
-		t := &res.Tables[i]
-		title := t.Title
-		if title == "" {
-			title = t.Name
-		}
-		fmt.Fprintf(w, "\n%s:\n", title)
-		tb := resultTable(t, false)
-		if err := tb.writeText(w); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (a *app) imbalanceCmd() *cobra.Command {

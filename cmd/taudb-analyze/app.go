@@ -27,6 +27,9 @@ type app struct {
 	// way from the same trials, when there is one, instead of storing a
 	// duplicate (--reuse; always on in studies).
 	reuse bool
+	// rows is how many rows of each table the text format prints (--rows;
+	// 0 all).
+	rows int
 	// onResult, when set, is told of every result an analysis command
 	// produced, its id (0 with --no-save) and whether it was reused.
 	onResult func(id int64, res *analysis.Result, reused bool)
@@ -101,6 +104,7 @@ or ambiguous choice of trials).`,
 	pf.StringVar(&a.configFile, "config-file", "", "use a TAU perfdmf.cfg configuration file")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "print what is being done")
+	pf.IntVar(&a.rows, "rows", defaultRows, "table format: rows printed per table, the most important first (default: as many as fit the result in 100 lines, at least 5 per table; 0: all; json and csv always have every row)")
 	pf.BoolVar(&a.reuse, "reuse", false, "analyses: when a result computed the same way from the same trials is stored, print it instead of storing a duplicate")
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
