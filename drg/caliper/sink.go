@@ -1,0 +1,154 @@
+package caliper
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/drg/internal/ctxtree"
+)
+
+// rankAttr names the attribute that gives a record's MPI rank, and
+// threadAttrs those that give its thread, in order of preference.
+const rankAttr = "mpi.rank"
+
+var threadAttrs = []string{"omp.thread.id", "thread.id", "pthread.id"}
+
+// isThreadAttr reports whether attr gives a record's rank or thread.
+func isThreadAttr(attr string) bool {
+	if attr == rankAttr {
+		return true
+	}
+	for _, a := range threadAttrs {
+		if a == attr {
+			return true
+		}
+	}
+	return false
+}
+
+// sink turns Caliper records (a region path, a thread and numeric
+// attributes) into a calling-context tree.
+type sink struct {
+	tree    *ctxtree.Tree
+	alias   func(attr string) string
+	metric  map[string]sinkMetric
+	threads map[float64]int
+	skipped int
+	meta    map[string]string
+}
+
+type sinkMetric struct {
+	index     int
+	inclusive bool
+}
+
+func newSink() *sink {
+	s := &sink{tree: ctxtree.New(), metric: map[string]sinkMetric{}, threads: map[float64]int{}, meta: map[string]string{}}
+	s.tree.SumFlat = true
+	s.alias = func(string) string { return "" }
+	return s
+}
+
+// splitInclusive returns the attribute name without Caliper's "inclusive#"
+// marker and whether it had one ("min#inclusive#sum#time.duration" gives
+// "min#sum#time.duration", true).
+func splitInclusive(attr string) (string, bool) {
+	if i := strings.Index(attr, "inclusive#"); i >= 0 && (i == 0 || attr[i-1] == '#') {
+		return attr[:i] + attr[i+len("inclusive#"):], true
+	}
+	return attr, false
+}
+
+// metricOf returns the tree metric of a numeric attribute: the exclusive
+// and the inclusive form of one quantity ("sum#time.duration" and
+// "inclusive#sum#time.duration") share one metric, named by the alias of
+// either (Caliper's attribute.alias) or else by the exclusive form's name.
+func (s *sink) metricOf(attr string) sinkMetric {
+	if m, ok := s.metric[attr]; ok {
+		return m
+	}
+	base, incl := splitInclusive(attr)
+	name := s.alias(base)
+	if name == "" {
+		name = s.alias(attr)
+	}
+	if name == "" {
+		name = base
+	}
+	m := sinkMetric{index: s.tree.Metric(name), inclusive: incl}
+	s.metric[attr] = m
+	s.meta["Caliper attribute of "+name+map[bool]string{true: " (inclusive)", false: " (exclusive)"}[incl]] = attr
+	return m
+}
+
+// thread maps a record's rank and thread values to a drg thread. A thread
+// value that is a small non-negative integer is used as is; any other (a
+// pthread id) gets the next free number in order of appearance.
+func (s *sink) thread(rank, thread float64, hasThread bool) (drg.ThreadID, error) {
+	if math.IsNaN(rank) {
+		rank = 0
+	}
+	if rank < 0 || rank != math.Trunc(rank) || rank > math.MaxInt32 {
+		return drg.ThreadID{}, fmt.Errorf("mpi.rank %v is not a rank", rank)
+	}
+	id := drg.ThreadID{Node: int(rank)}
+	if !hasThread {
+		return id, nil
+	}
+	if thread >= 0 && thread == math.Trunc(thread) && thread < 1<<16 {
+		id.Thread = int(thread)
+		return id, nil
+	}
+	n, ok := s.threads[thread]
+	if !ok {
+		n = 1<<16 + len(s.threads)
+		s.threads[thread] = n
+	}
+	id.Thread = n
+	return id, nil
+}
+
+// value is one numeric attribute of a record.
+type value struct {
+	attr string
+	v    float64
+}
+
+// add records the values of one record at the context named by path.
+func (s *sink) add(path []string, th drg.ThreadID, vals []value) {
+	if len(path) == 0 {
+		s.skipped++
+		return
+	}
+	n := -1
+	for _, name := range path {
+		n = s.tree.Child(n, name)
+	}
+	s.addAt(n, th, vals)
+}
+
+// addAt records the values of one record at context n.
+func (s *sink) addAt(n int, th drg.ThreadID, vals []value) {
+	s.tree.MarkPresent(n, th)
+	for _, v := range vals {
+		m := s.metricOf(v.attr)
+		if m.inclusive {
+			s.tree.AddInclusive(n, th, m.index, v.v)
+		} else {
+			s.tree.AddExclusive(n, th, m.index, v.v)
+		}
+	}
+}
+
+// finish builds the trial.
+func (s *sink) finish(path, format string) (*drg.Trial, error) {
+	s.meta["File Type Name"] = "Caliper"
+	s.meta["Caliper format"] = format
+	if s.skipped > 0 {
+		s.meta["Caliper records outside any region (not read)"] = fmt.Sprint(s.skipped)
+	}
+	src := drg.Source{Format: "caliper", Path: path, DataSource: DataSource}
+	return s.tree.Build(trialName(path), src, s.meta)
+}

@@ -1,0 +1,264 @@
+// Package ctxtree turns a calling-context tree with per-thread values, as
+// profilers other than TAU record it (Caliper's nested regions, gprof's call
+// graph), into a drg.Trial shaped like a TAU callpath profile.
+//
+// A context is a tree node named by its region; its callpath name is the
+// names from the root joined by " => ". Values are added per (context,
+// thread, metric) as exclusive or inclusive; a metric recorded only one way
+// gets the other derived at Build time:
+//
+//	inclusive(n) = exclusive(n) + Σ inclusive(c) over the children c of n
+//	exclusive(n) = inclusive(n) − Σ inclusive(c) over the children c of n
+//
+// per thread (a negative derived exclusive is clamped to 0 by drg.Builder,
+// with a warning). With SumFlat, every region also gets TAU's flat node:
+// exclusive, calls and subroutines summed over all its contexts, inclusive
+// summed over its outermost contexts only (a context with no ancestor of the
+// same name), so that recursion is not counted twice; the roots are
+// represented by their flat nodes. Without SumFlat the roots are the flat
+// nodes and hold their own values, and their descendants are callpaths (a
+// call graph given as caller => callee edges).
+package ctxtree
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// Tree is a calling-context tree being filled by a reader.
+type Tree struct {
+	// SumFlat selects how flat nodes are made (see the package comment).
+	SumFlat bool
+	names   []string
+	parent  []int
+	child   map[childKey]int
+	metrics []metricSpec
+	metIdx  map[string]int
+	cells   []cell
+	threads map[drg.ThreadID]bool
+}
+
+type childKey struct {
+	parent int
+	name   string
+}
+
+type metricSpec struct {
+	name          string
+	excl, incl    bool
+	derivedKind   string
+	recordedExcl  bool
+	recordedIncl  bool
+	recordedCalls bool
+}
+
+// cell kinds
+const (
+	kExcl = iota
+	kIncl
+	kCalls
+	kPresent
+)
+
+type cell struct {
+	node   int32
+	kind   int8
+	metric int32
+	th     drg.ThreadID
+	v      float64
+}
+
+// New returns an empty tree.
+func New() *Tree {
+	return &Tree{child: map[childKey]int{}, metIdx: map[string]int{}, threads: map[drg.ThreadID]bool{}}
+}
+
+// Len returns the number of contexts.
+func (t *Tree) Len() int { return len(t.names) }
+
+// Name returns the region name of context n.
+func (t *Tree) Name(n int) string { return t.names[n] }
+
+// Parent returns the parent context of n, or -1 for a root.
+func (t *Tree) Parent(n int) int { return t.parent[n] }
+
+// Child returns the context named name under parent (-1 for a root),
+// adding it if new. Names are cleaned: " => " (TAU's callpath separator)
+// inside a name becomes " -> ", and an empty name becomes "UNKNOWN".
+func (t *Tree) Child(parent int, name string) int {
+	name = cleanName(name)
+	k := childKey{parent, name}
+	if i, ok := t.child[k]; ok {
+		return i
+	}
+	i := len(t.names)
+	t.names = append(t.names, name)
+	t.parent = append(t.parent, parent)
+	t.child[k] = i
+	return i
+}
+
+func cleanName(s string) string {
+	s = strings.ReplaceAll(s, drg.CallpathSeparator, " -> ")
+	if strings.TrimSpace(s) == "" {
+		return "UNKNOWN"
+	}
+	return s
+}
+
+// Path returns the callpath name of context n ("a => b => c").
+func (t *Tree) Path(n int) string {
+	var parts []string
+	for ; n >= 0; n = t.parent[n] {
+		parts = append(parts, t.names[n])
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, drg.CallpathSeparator)
+}
+
+// Metric returns the index of the metric named name, adding it if new.
+func (t *Tree) Metric(name string) int {
+	if i, ok := t.metIdx[name]; ok {
+		return i
+	}
+	t.metrics = append(t.metrics, metricSpec{name: name})
+	t.metIdx[name] = len(t.metrics) - 1
+	return len(t.metrics) - 1
+}
+
+// NumMetrics returns the number of metrics.
+func (t *Tree) NumMetrics() int { return len(t.metrics) }
+
+// AddExclusive adds an exclusive value of metric m for context n on thread th.
+func (t *Tree) AddExclusive(n int, th drg.ThreadID, m int, v float64) {
+	t.metrics[m].recordedExcl = true
+	t.add(cell{node: int32(n), kind: kExcl, metric: int32(m), th: th, v: v})
+}
+
+// AddInclusive adds an inclusive value of metric m for context n on thread th.
+func (t *Tree) AddInclusive(n int, th drg.ThreadID, m int, v float64) {
+	t.metrics[m].recordedIncl = true
+	t.add(cell{node: int32(n), kind: kIncl, metric: int32(m), th: th, v: v})
+}
+
+// AddCalls adds calls of context n on thread th.
+func (t *Tree) AddCalls(n int, th drg.ThreadID, calls float64) {
+	t.add(cell{node: int32(n), kind: kCalls, th: th, v: calls})
+}
+
+// MarkPresent records that thread th has a record for context n without
+// adding any value.
+func (t *Tree) MarkPresent(n int, th drg.ThreadID) {
+	t.add(cell{node: int32(n), kind: kPresent, th: th})
+}
+
+func (t *Tree) add(c cell) {
+	t.threads[c.th] = true
+	t.cells = append(t.cells, c)
+}
+
+// Derivation says, per metric, which of inclusive and exclusive were
+// recorded: "recorded", "derived" or "none" (a metric that got no value).
+func (t *Tree) Derivation(m int) (inclusive, exclusive string) {
+	s := t.metrics[m]
+	switch {
+	case s.recordedIncl && s.recordedExcl:
+		return "recorded", "recorded"
+	case s.recordedIncl:
+		return "recorded", "derived"
+	case s.recordedExcl:
+		return "derived", "recorded"
+	}
+	return "none", "none"
+}
+
+// dense holds the tree's values as arrays indexed node*nt+thread.
+type dense struct {
+	nt          int
+	col         map[drg.ThreadID]int
+	ids         []drg.ThreadID
+	excl, incl  [][]float64
+	calls, subr []float64
+	present     []bool
+}
+
+func (t *Tree) densify() (*dense, error) {
+	if len(t.threads) == 0 {
+		return nil, fmt.Errorf("no value for any region")
+	}
+	d := &dense{col: map[drg.ThreadID]int{}}
+	for id := range t.threads {
+		d.ids = append(d.ids, id)
+	}
+	sort.Slice(d.ids, func(i, j int) bool {
+		a, b := d.ids[i], d.ids[j]
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		if a.Context != b.Context {
+			return a.Context < b.Context
+		}
+		return a.Thread < b.Thread
+	})
+	for i, id := range d.ids {
+		d.col[id] = i
+	}
+	d.nt = len(d.ids)
+	n := len(t.names) * d.nt
+	for range t.metrics {
+		d.excl = append(d.excl, make([]float64, n))
+		d.incl = append(d.incl, make([]float64, n))
+	}
+	d.calls, d.subr, d.present = make([]float64, n), make([]float64, n), make([]bool, n)
+	for _, c := range t.cells {
+		i := int(c.node)*d.nt + d.col[c.th]
+		d.present[i] = true
+		switch c.kind {
+		case kExcl:
+			d.excl[c.metric][i] += c.v
+		case kIncl:
+			d.incl[c.metric][i] += c.v
+		case kCalls:
+			d.calls[i] += c.v
+		}
+	}
+	t.cells = nil
+	return d, nil
+}
+
+// derive fills the missing side of every metric and propagates presence
+// and subroutine calls to parents. Children always have larger indexes than
+// their parents, so one backward pass sees every child before its parent.
+func (t *Tree) derive(d *dense) {
+	nt := d.nt
+	childIncl := make([][]float64, len(t.metrics))
+	for m := range t.metrics {
+		childIncl[m] = make([]float64, len(t.names)*nt)
+	}
+	for n := len(t.names) - 1; n >= 0; n-- {
+		p := t.parent[n]
+		for th := 0; th < nt; th++ {
+			i := n*nt + th
+			for m, s := range t.metrics {
+				switch {
+				case s.recordedExcl && !s.recordedIncl:
+					d.incl[m][i] = d.excl[m][i] + childIncl[m][i]
+				case s.recordedIncl && !s.recordedExcl:
+					d.excl[m][i] = d.incl[m][i] - childIncl[m][i]
+				}
+				if p >= 0 {
+					childIncl[m][p*nt+th] += d.incl[m][i]
+				}
+			}
+			if p >= 0 && d.present[i] {
+				d.present[p*nt+th] = true
+				d.subr[p*nt+th] += d.calls[i]
+			}
+		}
+	}
+}
