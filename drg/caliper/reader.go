@@ -116,7 +116,8 @@ func Detect(head []byte) bool {
 		}
 		// json-split writes "data" first: a document starting with a
 		// data array of numbers is told by the sections after it.
-		return strings.Contains(s, `"data"`) && strings.Contains(strings.ReplaceAll(s, " ", ""), `"data":[[`)
+		compact := strings.Join(strings.Fields(s), "")
+		return strings.Contains(compact, `"data":[[`)
 	}
 	return false
 }

@@ -222,4 +222,3 @@ func attrList(l *lexer, attrs map[string]string) error {
 		attrs[k.text] = v.text
 	}
 }
-
