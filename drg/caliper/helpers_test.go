@@ -15,11 +15,15 @@ import (
 // SOURCES.md), skipping the test when it is absent.
 func otherFormat(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join(realdata.Root(), "..", "shared", "data", "other-formats", "hatchet-hatchet", rel)
+	p := otherFormatPath(rel)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("%s: shared other-formats data absent", rel)
 	}
 	return p
+}
+
+func otherFormatPath(rel string) string {
+	return filepath.Join(realdata.Root(), "..", "shared", "data", "other-formats", "hatchet-hatchet", rel)
 }
 
 func read(t testing.TB, rel string) *drg.Trial {

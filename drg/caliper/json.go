@@ -106,6 +106,7 @@ func (j *jsonDecoder) object() (*sinkResult, error) {
 		return nil, j.fail(err)
 	}
 	if plain != nil {
+		plain.s.rename(aliases)
 		for k, v := range doc.metadata {
 			plain.s.meta[k] = v
 		}

@@ -79,7 +79,6 @@ func (s *sink) metricOf(attr string) sinkMetric {
 	}
 	m := sinkMetric{index: s.tree.Metric(name), inclusive: incl}
 	s.metric[attr] = m
-	s.meta["Caliper attribute of "+name+map[bool]string{true: " (inclusive)", false: " (exclusive)"}[incl]] = attr
 	return m
 }
 
@@ -142,8 +141,25 @@ func (s *sink) addAt(n int, th drg.ThreadID, vals []value) {
 	}
 }
 
+// rename gives metrics the aliases that plain JSON lists after its
+// records (alias maps attribute names to aliases).
+func (s *sink) rename(alias map[string]string) {
+	for attr, m := range s.metric {
+		base, _ := splitInclusive(attr)
+		if a := alias[base]; a != "" {
+			s.tree.RenameMetric(m.index, a)
+		} else if a := alias[attr]; a != "" {
+			s.tree.RenameMetric(m.index, a)
+		}
+	}
+}
+
 // finish builds the trial.
 func (s *sink) finish(path, format string) (*drg.Trial, error) {
+	for attr, m := range s.metric {
+		side := map[bool]string{true: " (inclusive)", false: " (exclusive)"}[m.inclusive]
+		s.meta["Caliper attribute of "+s.tree.MetricName(m.index)+side] = attr
+	}
 	s.meta["File Type Name"] = "Caliper"
 	s.meta["Caliper format"] = format
 	if s.skipped > 0 {

@@ -131,6 +131,20 @@ func (t *Tree) Metric(name string) int {
 	return len(t.metrics) - 1
 }
 
+// MetricName returns the name of metric m.
+func (t *Tree) MetricName(m int) string { return t.metrics[m].name }
+
+// RenameMetric renames metric m; a name already taken by another metric is
+// left as it was.
+func (t *Tree) RenameMetric(m int, name string) {
+	if _, taken := t.metIdx[name]; taken {
+		return
+	}
+	delete(t.metIdx, t.metrics[m].name)
+	t.metrics[m].name = name
+	t.metIdx[name] = m
+}
+
 // NumMetrics returns the number of metrics.
 func (t *Tree) NumMetrics() int { return len(t.metrics) }
 
