@@ -148,6 +148,9 @@ func TestCallgrindDOT(t *testing.T) {
 			callpaths++
 		}
 	}
+	if k := tr.Tree().Kind; k != drg.PartialCallpaths {
+		t.Errorf("tree view %v, want partial callpaths (arcs of depth 1)", k)
+	}
 	if callpaths != 107 {
 		t.Errorf("%d callpaths, the file has 107 distinct edges", callpaths)
 	}

@@ -47,12 +47,8 @@ type childKey struct {
 }
 
 type metricSpec struct {
-	name          string
-	excl, incl    bool
-	derivedKind   string
-	recordedExcl  bool
-	recordedIncl  bool
-	recordedCalls bool
+	name                       string
+	recordedExcl, recordedIncl bool
 }
 
 // cell kinds
