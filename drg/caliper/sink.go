@@ -154,8 +154,35 @@ func (s *sink) rename(alias map[string]string) {
 	}
 }
 
+// preferSum makes the summed time (Caliper's sum#...time... attribute, the
+// one Hatchet calls "time") the trial's first metric, so that analyses
+// default to it rather than to a min, max or average.
+func (s *sink) preferSum() {
+	best := -1
+	for attr, m := range s.metric {
+		base, _ := splitInclusive(attr)
+		if strings.HasPrefix(base, "sum#") && strings.Contains(base, "time") && (best < 0 || m.index < best) {
+			best = m.index
+		}
+	}
+	if best <= 0 {
+		return
+	}
+	s.tree.MoveFirst(best)
+	for attr, m := range s.metric {
+		switch {
+		case m.index == best:
+			m.index = 0
+		case m.index < best:
+			m.index++
+		}
+		s.metric[attr] = m
+	}
+}
+
 // finish builds the trial.
 func (s *sink) finish(path, format string) (*drg.Trial, error) {
+	s.preferSum()
 	for attr, m := range s.metric {
 		side := map[bool]string{true: " (inclusive)", false: " (exclusive)"}[m.inclusive]
 		s.meta["Caliper attribute of "+s.tree.MetricName(m.index)+side] = attr

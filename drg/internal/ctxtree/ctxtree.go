@@ -141,6 +141,36 @@ func (t *Tree) RenameMetric(m int, name string) {
 	t.metIdx[name] = m
 }
 
+// MoveFirst makes metric m the first one (the trial's default metric
+// when it measures time), keeping the others in order.
+func (t *Tree) MoveFirst(m int) {
+	if m <= 0 || m >= len(t.metrics) {
+		return
+	}
+	newIdx := make([]int32, len(t.metrics))
+	for i := range t.metrics {
+		switch {
+		case i == m:
+			newIdx[i] = 0
+		case i < m:
+			newIdx[i] = int32(i + 1)
+		default:
+			newIdx[i] = int32(i)
+		}
+	}
+	spec := t.metrics[m]
+	copy(t.metrics[1:m+1], t.metrics[:m])
+	t.metrics[0] = spec
+	for i, s := range t.metrics {
+		t.metIdx[s.name] = i
+	}
+	for i := range t.cells {
+		if k := t.cells[i].kind; k == kExcl || k == kIncl {
+			t.cells[i].metric = newIdx[t.cells[i].metric]
+		}
+	}
+}
+
 // NumMetrics returns the number of metrics.
 func (t *Tree) NumMetrics() int { return len(t.metrics) }
 
