@@ -47,16 +47,20 @@ type entry struct {
 
 // caliDecoder reads a .cali stream.
 type caliDecoder struct {
-	nodes  map[uint64]*caliNode
-	attrs  map[uint64]*attribute
-	chains map[uint64][]entry
-	s      *sink
-	line   int
+	nodes    map[uint64]*caliNode
+	attrs    map[uint64]*attribute
+	chains   map[uint64][]entry
+	immCache map[string]*attribute
+	refCache map[string]*refInfo
+	attrBuf  []*attribute
+	s        *sink
+	line     int
 }
 
 // decodeCali reads a native .cali record stream.
 func decodeCali(r io.Reader, path string) (*sinkResult, error) {
-	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{}, chains: map[uint64][]entry{}, s: newSink()}
+	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{}, chains: map[uint64][]entry{},
+		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, s: newSink()}
 	d.s.alias = d.aliasOf
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -117,8 +121,42 @@ type field struct {
 }
 
 // splitRecord splits a record line on unescaped ',' and '=' and removes
-// the backslash escapes.
+// the backslash escapes. A line without a backslash is split without
+// copying.
 func splitRecord(line string) ([]field, error) {
+	if strings.IndexByte(line, '\\') >= 0 {
+		return splitEscaped(line)
+	}
+	n := strings.Count(line, "=") + strings.Count(line, ",") + 1
+	parts := make([]string, 0, n)
+	fields := make([]field, 0, strings.Count(line, ",")+1)
+	for len(line) > 0 || len(fields) == 0 {
+		item := line
+		if i := strings.IndexByte(line, ','); i >= 0 {
+			item, line = line[:i], line[i+1:]
+		} else {
+			line = ""
+		}
+		start := len(parts)
+		for {
+			j := strings.IndexByte(item, '=')
+			if j < 0 {
+				parts = append(parts, item)
+				break
+			}
+			parts = append(parts, item[:j])
+			item = item[j+1:]
+		}
+		if len(parts)-start < 2 {
+			return nil, fmt.Errorf("item %q has no '='", parts[start])
+		}
+		fields = append(fields, field{key: parts[start], vals: parts[start+1 : len(parts) : len(parts)]})
+	}
+	return fields, nil
+}
+
+// splitEscaped is splitRecord for a line with backslash escapes.
+func splitEscaped(line string) ([]field, error) {
 	var fields []field
 	var cur []string
 	var sb strings.Builder
@@ -159,6 +197,12 @@ func splitRecord(line string) ([]field, error) {
 	return fields, nil
 }
 
+// rec holds the items of one record line.
+type rec struct {
+	kind                        string
+	id, attr, data, parent, ref []string
+}
+
 // record handles one line.
 func (d *caliDecoder) record(line string) error {
 	fields, err := splitRecord(line)
@@ -168,28 +212,42 @@ func (d *caliDecoder) record(line string) error {
 	if fields[0].key != "__rec" || len(fields[0].vals) != 1 {
 		return fmt.Errorf("line does not start with __rec=KIND")
 	}
-	kv := map[string][]string{}
+	r := rec{kind: fields[0].vals[0]}
 	for _, f := range fields[1:] {
-		if _, dup := kv[f.key]; dup {
+		var slot *[]string
+		switch f.key {
+		case "id":
+			slot = &r.id
+		case "attr":
+			slot = &r.attr
+		case "data":
+			slot = &r.data
+		case "parent":
+			slot = &r.parent
+		case "ref":
+			slot = &r.ref
+		default:
+			continue // an item this reader does not use
+		}
+		if *slot != nil {
 			return fmt.Errorf("item %q given twice", f.key)
 		}
-		kv[f.key] = f.vals
+		*slot = f.vals
 	}
-	switch kind := fields[0].vals[0]; kind {
+	switch r.kind {
 	case "node":
-		return d.node(kv)
+		return d.node(&r)
 	case "ctx":
-		return d.ctx(kv)
+		return d.ctx(&r)
 	case "globals":
-		return d.globals(kv)
+		return d.globals(&r)
 	default:
-		return fmt.Errorf("unknown record kind %q (want node, ctx or globals)", kind)
+		return fmt.Errorf("unknown record kind %q (want node, ctx or globals)", r.kind)
 	}
 }
 
-func oneID(kv map[string][]string, key string, required bool) (uint64, bool, error) {
-	v, ok := kv[key]
-	if !ok {
+func oneID(v []string, key string, required bool) (uint64, bool, error) {
+	if v == nil {
 		if required {
 			return 0, false, fmt.Errorf("node record without %s", key)
 		}

@@ -7,20 +7,20 @@ import (
 )
 
 // node stores a context-tree node record (id, attr, data, optional parent).
-func (d *caliDecoder) node(kv map[string][]string) error {
-	id, _, err := oneID(kv, "id", true)
+func (d *caliDecoder) node(r *rec) error {
+	id, _, err := oneID(r.id, "id", true)
 	if err != nil {
 		return err
 	}
-	attr, _, err := oneID(kv, "attr", true)
+	attr, _, err := oneID(r.attr, "attr", true)
 	if err != nil {
 		return err
 	}
-	data, ok := kv["data"]
-	if !ok || len(data) != 1 {
+	data := r.data
+	if len(data) != 1 {
 		return fmt.Errorf("node %d: want exactly one data value", id)
 	}
-	parent, hasParent, err := oneID(kv, "parent", false)
+	parent, hasParent, err := oneID(r.parent, "parent", false)
 	if err != nil {
 		return err
 	}
@@ -123,81 +123,138 @@ func (d *caliDecoder) chain(id uint64) ([]entry, error) {
 	return c, nil
 }
 
-// entries returns the entries of a ctx or globals record: those of every
-// referenced node chain, then the immediate attr=data pairs.
-func (d *caliDecoder) entries(kv map[string][]string) (refs, imm []entry, err error) {
-	for _, r := range kv["ref"] {
+// entries returns the entries of the referenced node chains of a record.
+func (d *caliDecoder) refEntries(ref []string) ([]entry, error) {
+	var refs []entry
+	for _, r := range ref {
 		id, perr := strconv.ParseUint(r, 10, 64)
 		if perr != nil {
-			return nil, nil, fmt.Errorf("ref %q is not a node id", r)
+			return nil, fmt.Errorf("ref %q is not a node id", r)
 		}
 		c, cerr := d.chain(id)
 		if cerr != nil {
-			return nil, nil, cerr
+			return nil, cerr
 		}
 		refs = append(refs, c...)
 	}
-	attrs, data := kv["attr"], kv["data"]
-	if len(attrs) != len(data) {
-		return nil, nil, fmt.Errorf("%d attr values but %d data values", len(attrs), len(data))
-	}
-	for i, s := range attrs {
-		id, perr := strconv.ParseUint(s, 10, 64)
-		if perr != nil {
-			return nil, nil, fmt.Errorf("attr %q is not an attribute id", s)
-		}
-		a, aerr := d.attribute(id)
-		if aerr != nil {
-			return nil, nil, aerr
-		}
-		imm = append(imm, entry{attr: a, data: data[i]})
-	}
-	return refs, imm, nil
+	return refs, nil
 }
 
-// ctx handles a snapshot record: the nested entries of its references give
-// the region path, mpi.rank and the thread attributes the thread, and every
-// immediate numeric entry a metric value.
-func (d *caliDecoder) ctx(kv map[string][]string) error {
-	refs, imm, err := d.entries(kv)
-	if err != nil {
-		return err
+// immAttr returns the attribute of an immediate entry's attr value.
+func (d *caliDecoder) immAttr(s string) (*attribute, error) {
+	if a, ok := d.immCache[s]; ok {
+		return a, nil
 	}
+	id, perr := strconv.ParseUint(s, 10, 64)
+	if perr != nil {
+		return nil, fmt.Errorf("attr %q is not an attribute id", s)
+	}
+	a, err := d.attribute(id)
+	if err != nil {
+		return nil, err
+	}
+	d.immCache[s] = a
+	return a, nil
+}
+
+// refInfo is what the references of a ctx record say: the region context
+// and the rank and thread attributes among them.
+type refInfo struct {
+	ctx          int
+	rank, thread float64
+	hasThread    bool
+	threadPrio   int
+}
+
+// refs resolves the references of a ctx record, cached by their text: the
+// nested entries give the region path.
+func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
+	key := strings.Join(ref, "=")
+	if ri, ok := d.refCache[key]; ok {
+		return ri, nil
+	}
+	entries, err := d.refEntries(ref)
+	if err != nil {
+		return nil, err
+	}
+	ri := &refInfo{ctx: -1, threadPrio: len(threadAttrs)}
 	var path []string
-	var rank, thread float64
-	hasThread, threadPrio := false, len(threadAttrs)
-	var vals []value
-	for _, e := range append(refs, imm...) {
+	for _, e := range entries {
 		switch {
-		case e.attr.name == rankAttr || isThreadAttr(e.attr.name):
-			v, perr := strconv.ParseFloat(e.data, 64)
-			if perr != nil {
-				return fmt.Errorf("%s %q is not a number", e.attr.name, e.data)
-			}
-			if e.attr.name == rankAttr {
-				rank = v
-			} else if p := threadPriority(e.attr.name); p < threadPrio {
-				thread, hasThread, threadPrio = v, true, p
+		case isThreadAttr(e.attr.name):
+			if err := ri.take(e.attr.name, e.data); err != nil {
+				return nil, err
 			}
 		case e.attr.prop&propNested != 0:
 			path = append(path, e.data)
 		}
 	}
-	for _, e := range imm {
-		if !e.attr.numeric() || isThreadAttr(e.attr.name) {
-			continue
-		}
-		v, perr := strconv.ParseFloat(e.data, 64)
-		if perr != nil {
-			return fmt.Errorf("%s %q is not a number", e.attr.name, e.data)
-		}
-		vals = append(vals, value{attr: e.attr.name, v: v})
+	for _, name := range path {
+		ri.ctx = d.s.tree.Child(ri.ctx, name)
 	}
-	th, err := d.s.thread(rank, thread, hasThread)
+	d.refCache[key] = ri
+	return ri, nil
+}
+
+// take records a rank or thread attribute's value.
+func (ri *refInfo) take(attr, data string) error {
+	v, err := strconv.ParseFloat(data, 64)
+	if err != nil {
+		return fmt.Errorf("%s %q is not a number", attr, data)
+	}
+	if attr == rankAttr {
+		ri.rank = v
+	} else if p := threadPriority(attr); p < ri.threadPrio {
+		ri.thread, ri.hasThread, ri.threadPrio = v, true, p
+	}
+	return nil
+}
+
+// ctx handles a snapshot record: the nested entries of its references give
+// the region path, mpi.rank and the thread attributes the thread, and every
+// immediate numeric entry a metric value.
+func (d *caliDecoder) ctx(r *rec) error {
+	if len(r.attr) != len(r.data) {
+		return fmt.Errorf("%d attr values but %d data values", len(r.attr), len(r.data))
+	}
+	cached, err := d.refs(r.ref)
 	if err != nil {
 		return err
 	}
-	d.s.add(path, th, vals)
+	ri := *cached
+	attrs := d.attrBuf[:0]
+	for i, s := range r.attr {
+		a, err := d.immAttr(s)
+		if err != nil {
+			return err
+		}
+		if isThreadAttr(a.name) {
+			if err := ri.take(a.name, r.data[i]); err != nil {
+				return err
+			}
+		}
+		attrs = append(attrs, a)
+	}
+	d.attrBuf = attrs
+	th, err := d.s.thread(ri.rank, ri.thread, ri.hasThread)
+	if err != nil {
+		return err
+	}
+	if ri.ctx < 0 {
+		d.s.skipped++
+		return nil
+	}
+	d.s.tree.MarkPresent(ri.ctx, th)
+	for i, a := range attrs {
+		if !a.numeric() || isThreadAttr(a.name) {
+			continue
+		}
+		v, perr := strconv.ParseFloat(r.data[i], 64)
+		if perr != nil {
+			return fmt.Errorf("%s %q is not a number", a.name, r.data[i])
+		}
+		d.s.addValue(ri.ctx, th, a.name, v)
+	}
 	return nil
 }
 
@@ -212,10 +269,21 @@ func threadPriority(attr string) int {
 
 // globals turns a globals record into trial metadata; an attribute given
 // several times keeps its values joined by ",".
-func (d *caliDecoder) globals(kv map[string][]string) error {
-	refs, imm, err := d.entries(kv)
+func (d *caliDecoder) globals(r *rec) error {
+	refs, err := d.refEntries(r.ref)
 	if err != nil {
 		return err
+	}
+	if len(r.attr) != len(r.data) {
+		return fmt.Errorf("%d attr values but %d data values", len(r.attr), len(r.data))
+	}
+	var imm []entry
+	for i, s := range r.attr {
+		a, err := d.immAttr(s)
+		if err != nil {
+			return err
+		}
+		imm = append(imm, entry{attr: a, data: r.data[i]})
 	}
 	for _, e := range append(refs, imm...) {
 		if old, ok := d.s.meta[e.attr.name]; ok && old != e.data {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
 // plainJSON is cali-query's plain json format, written by hand: main has
@@ -182,4 +184,33 @@ func TestCorruptedRealFiles(t *testing.T) {
 			checkRefused(t, rel+" corruption "+string(rune('a'+i)), err, rel)
 		}
 	}
+}
+
+// TestThreads: omp.thread.id is the thread rank; a pthread id (too big to
+// be one) is numbered from 65536 in order of appearance.
+func TestThreads(t *testing.T) {
+	doc := `[{"path": "main", "mpi.rank": 1, "omp.thread.id": 3, "t": 1},
+ {"path": "main", "mpi.rank": 0, "pthread.id": 140234567, "t": 2},
+ {"path": "main", "mpi.rank": 0, "pthread.id": 140230000, "t": 4}]`
+	tr, err := Decode(strings.NewReader(doc), "threads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []drg.ThreadID{{Node: 0, Thread: 65536}, {Node: 0, Thread: 65537}, {Node: 1, Thread: 3}}
+	if len(tr.Threads) != len(want) {
+		t.Fatalf("threads %+v", tr.Threads)
+	}
+	for i, w := range want {
+		if th := tr.Threads[i]; th.Node != w.Node || th.Thread != w.Thread {
+			t.Errorf("thread %d: %+v, want %v", i, th, w)
+		}
+	}
+	if e, _ := cell2(tr, 0, flat(t, tr, "main"), tr.ThreadIndex(0, 0, 65537)); e != 4 {
+		t.Errorf("second pthread's value %v", e)
+	}
+}
+
+func cell2(tr *drg.Trial, m, n, th int) (float64, float64) {
+	c := tr.Cell(n, th)
+	return tr.Values[m].Exclusive[c], tr.Values[m].Inclusive[c]
 }

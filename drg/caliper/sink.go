@@ -84,7 +84,7 @@ func (s *sink) metricOf(attr string) sinkMetric {
 
 // thread maps a record's rank and thread values to a drg thread. A thread
 // value that is a small non-negative integer is used as is; any other (a
-// pthread id) gets the next free number in order of appearance.
+// pthread id) is numbered from 65536 up in order of appearance, apart from the small ids.
 func (s *sink) thread(rank, thread float64, hasThread bool) (drg.ThreadID, error) {
 	if math.IsNaN(rank) {
 		rank = 0
@@ -132,12 +132,17 @@ func (s *sink) add(path []string, th drg.ThreadID, vals []value) {
 func (s *sink) addAt(n int, th drg.ThreadID, vals []value) {
 	s.tree.MarkPresent(n, th)
 	for _, v := range vals {
-		m := s.metricOf(v.attr)
-		if m.inclusive {
-			s.tree.AddInclusive(n, th, m.index, v.v)
-		} else {
-			s.tree.AddExclusive(n, th, m.index, v.v)
-		}
+		s.addValue(n, th, v.attr, v.v)
+	}
+}
+
+// addValue records one numeric attribute's value at context n.
+func (s *sink) addValue(n int, th drg.ThreadID, attr string, v float64) {
+	m := s.metricOf(attr)
+	if m.inclusive {
+		s.tree.AddInclusive(n, th, m.index, v)
+	} else {
+		s.tree.AddExclusive(n, th, m.index, v)
 	}
 }
 

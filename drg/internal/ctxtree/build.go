@@ -33,6 +33,7 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 	for k, v := range meta {
 		b.TrialMetadata(k, v)
 	}
+	b.Reserve(2 * len(t.names)) // at most a flat and a callpath node each
 	if t.SumFlat {
 		t.addFlat(b, d)
 	}

@@ -38,7 +38,10 @@ type Tree struct {
 	metrics []metricSpec
 	metIdx  map[string]int
 	cells   []cell
-	threads map[drg.ThreadID]bool
+	threads map[drg.ThreadID]int32
+	thIDs   []drg.ThreadID
+	last    drg.ThreadID
+	lastIdx int32
 }
 
 type childKey struct {
@@ -59,17 +62,18 @@ const (
 	kPresent
 )
 
+// cell is one value as added; th indexes Tree.thIDs.
 type cell struct {
 	node   int32
-	kind   int8
 	metric int32
-	th     drg.ThreadID
+	th     int32
+	kind   int8
 	v      float64
 }
 
 // New returns an empty tree.
 func New() *Tree {
-	return &Tree{child: map[childKey]int{}, metIdx: map[string]int{}, threads: map[drg.ThreadID]bool{}}
+	return &Tree{child: map[childKey]int{}, metIdx: map[string]int{}, threads: map[drg.ThreadID]int32{}, lastIdx: -1}
 }
 
 // Len returns the number of contexts.
@@ -177,28 +181,37 @@ func (t *Tree) NumMetrics() int { return len(t.metrics) }
 // AddExclusive adds an exclusive value of metric m for context n on thread th.
 func (t *Tree) AddExclusive(n int, th drg.ThreadID, m int, v float64) {
 	t.metrics[m].recordedExcl = true
-	t.add(cell{node: int32(n), kind: kExcl, metric: int32(m), th: th, v: v})
+	t.add(th, cell{node: int32(n), kind: kExcl, metric: int32(m), v: v})
 }
 
 // AddInclusive adds an inclusive value of metric m for context n on thread th.
 func (t *Tree) AddInclusive(n int, th drg.ThreadID, m int, v float64) {
 	t.metrics[m].recordedIncl = true
-	t.add(cell{node: int32(n), kind: kIncl, metric: int32(m), th: th, v: v})
+	t.add(th, cell{node: int32(n), kind: kIncl, metric: int32(m), v: v})
 }
 
 // AddCalls adds calls of context n on thread th.
 func (t *Tree) AddCalls(n int, th drg.ThreadID, calls float64) {
-	t.add(cell{node: int32(n), kind: kCalls, th: th, v: calls})
+	t.add(th, cell{node: int32(n), kind: kCalls, v: calls})
 }
 
 // MarkPresent records that thread th has a record for context n without
 // adding any value.
 func (t *Tree) MarkPresent(n int, th drg.ThreadID) {
-	t.add(cell{node: int32(n), kind: kPresent, th: th})
+	t.add(th, cell{node: int32(n), kind: kPresent})
 }
 
-func (t *Tree) add(c cell) {
-	t.threads[c.th] = true
+func (t *Tree) add(th drg.ThreadID, c cell) {
+	if t.lastIdx < 0 || th != t.last {
+		i, ok := t.threads[th]
+		if !ok {
+			i = int32(len(t.thIDs))
+			t.threads[th] = i
+			t.thIDs = append(t.thIDs, th)
+		}
+		t.last, t.lastIdx = th, i
+	}
+	c.th = t.lastIdx
 	t.cells = append(t.cells, c)
 }
 
@@ -232,9 +245,7 @@ func (t *Tree) densify() (*dense, error) {
 		return nil, fmt.Errorf("no value for any region")
 	}
 	d := &dense{col: map[drg.ThreadID]int{}}
-	for id := range t.threads {
-		d.ids = append(d.ids, id)
-	}
+	d.ids = append(d.ids, t.thIDs...)
 	sort.Slice(d.ids, func(i, j int) bool {
 		a, b := d.ids[i], d.ids[j]
 		if a.Node != b.Node {
@@ -255,8 +266,12 @@ func (t *Tree) densify() (*dense, error) {
 		d.incl = append(d.incl, make([]float64, n))
 	}
 	d.calls, d.subr, d.present = make([]float64, n), make([]float64, n), make([]bool, n)
+	colOf := make([]int, len(t.thIDs))
+	for i, id := range t.thIDs {
+		colOf[i] = d.col[id]
+	}
 	for _, c := range t.cells {
-		i := int(c.node)*d.nt + d.col[c.th]
+		i := int(c.node)*d.nt + colOf[c.th]
 		d.present[i] = true
 		switch c.kind {
 		case kExcl:
