@@ -14,8 +14,9 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
 )
 
-// TestOtherFormatsRoundTrip saves Caliper trials (8 and 4 MPI ranks, a
-// native .cali with globals) and a gprof2dot trial into SQLite and
+// TestOtherFormatsRoundTrip saves every Caliper and gprof2dot file of the
+// shared data (Caliper JSON of 8 and 4 MPI ranks, two native .cali files,
+// callgrind and gprof DOT graphs) into SQLite and
 // PostgreSQL and loads them back: every value, presence bit, call count,
 // region, node and metadata entry must come back as it was, and the trial
 // row must carry the format's data_source (999 "Other" for Caliper, which
@@ -27,18 +28,20 @@ func TestOtherFormatsRoundTrip(t *testing.T) {
 	}
 	var trials []*drg.Trial
 	for _, rel := range []string{"caliper-lulesh-json/lulesh-annotation-profile.json", "caliper-cpi-json/cpi-callpath-profile.json",
-		"caliper-example-cali/example-profile.cali"} {
+		"caliper-example-cali/example-profile.cali", "caliper-lulesh-cali/lulesh-annotation-profile.cali"} {
 		tr, err := caliper.Reader{Path: filepath.Join(base, rel)}.Read()
 		if err != nil {
 			t.Fatal(err)
 		}
 		trials = append(trials, tr)
 	}
-	g, err := gprof.Reader{Path: filepath.Join(base, "gprof2dot-cpi/callgrind.dot.64042.0.1")}.Read()
-	if err != nil {
-		t.Fatal(err)
+	for _, rel := range []string{"gprof2dot-cpi/callgrind.dot.64042.0.1", "gprof2dot-test/gprof-profile.dot"} {
+		g, err := gprof.Reader{Path: filepath.Join(base, rel)}.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		trials = append(trials, g)
 	}
-	trials = append(trials, g)
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		if _, err := db.Init(ctx); err != nil {

@@ -195,8 +195,25 @@ Index by function name
    [3] helper                  [1] main                    [2] work
 `
 
+// verbose is handText with the explanations gprof prints without -b.
+var verbose = strings.NewReplacer(
+	" 12.50      0.08     0.01        1    10.00    80.00  main\n",
+	" 12.50      0.08     0.01        1    10.00    80.00  main\n\n %         the percentage of the total running time of the\ntime       program used by this function.\n\f\n",
+	"\t\t\tCall graph\n", "\t\t     Call graph (explanation follows)\n",
+	"\nIndex by function name", "\n This table describes the call tree of the program, and was sorted by\n the total amount of time spent in each function and its children.\n\n     self    This is the total amount of time spent in this function.\n\f\nIndex by function name",
+).Replace(handText)
+
 func TestGprofText(t *testing.T) {
-	tr, err := Decode(strings.NewReader(handText), "gprof.txt")
+	for _, text := range []string{handText, verbose} {
+		checkText(t, text)
+	}
+	if verbose == handText {
+		t.Fatal("the verbose form is the brief one")
+	}
+}
+
+func checkText(t *testing.T, text string) {
+	tr, err := Decode(strings.NewReader(text), "gprof.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
