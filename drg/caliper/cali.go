@@ -35,6 +35,8 @@ type caliNode struct {
 type attribute struct {
 	name, typ, alias, unit string
 	prop                   int64
+	// metric caches the sink's metric of a numeric attribute.
+	metric *sinkMetric
 }
 
 func (a *attribute) numeric() bool { return a.typ == "int" || a.typ == "uint" || a.typ == "double" }
@@ -53,6 +55,8 @@ type caliDecoder struct {
 	immCache map[string]*attribute
 	refCache map[string]*refInfo
 	attrBuf  []*attribute
+	parts    []string
+	fields   []field
 	s        *sink
 	line     int
 }
@@ -124,12 +128,21 @@ type field struct {
 // the backslash escapes. A line without a backslash is split without
 // copying.
 func splitRecord(line string) ([]field, error) {
+	f, _, err := splitInto(line, nil, nil)
+	return f, err
+}
+
+// splitInto is splitRecord reusing the given buffers (which the result
+// may share).
+func splitInto(line string, parts []string, fields []field) ([]field, []string, error) {
 	if strings.IndexByte(line, '\\') >= 0 {
-		return splitEscaped(line)
+		f, err := splitEscaped(line)
+		return f, parts, err
 	}
-	n := strings.Count(line, "=") + strings.Count(line, ",") + 1
-	parts := make([]string, 0, n)
-	fields := make([]field, 0, strings.Count(line, ",")+1)
+	parts, fields = parts[:0], fields[:0]
+	if n := strings.Count(line, "=") + strings.Count(line, ",") + 1; cap(parts) < n {
+		parts = make([]string, 0, 2*n)
+	}
 	for len(line) > 0 || len(fields) == 0 {
 		item := line
 		if i := strings.IndexByte(line, ','); i >= 0 {
@@ -148,11 +161,11 @@ func splitRecord(line string) ([]field, error) {
 			item = item[j+1:]
 		}
 		if len(parts)-start < 2 {
-			return nil, fmt.Errorf("item %q has no '='", parts[start])
+			return nil, parts, fmt.Errorf("item %q has no '='", parts[start])
 		}
 		fields = append(fields, field{key: parts[start], vals: parts[start+1 : len(parts) : len(parts)]})
 	}
-	return fields, nil
+	return fields, parts, nil
 }
 
 // splitEscaped is splitRecord for a line with backslash escapes.
@@ -205,9 +218,13 @@ type rec struct {
 
 // record handles one line.
 func (d *caliDecoder) record(line string) error {
-	fields, err := splitRecord(line)
+	fields, parts, err := splitInto(line, d.parts, d.fields)
 	if err != nil {
 		return err
+	}
+	d.parts = parts
+	if cap(fields) > cap(d.fields) {
+		d.fields = fields
 	}
 	if fields[0].key != "__rec" || len(fields[0].vals) != 1 {
 		return fmt.Errorf("line does not start with __rec=KIND")

@@ -169,7 +169,12 @@ type refInfo struct {
 // refs resolves the references of a ctx record, cached by their text: the
 // nested entries give the region path.
 func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
-	key := strings.Join(ref, "=")
+	key := ""
+	if len(ref) == 1 {
+		key = ref[0]
+	} else {
+		key = strings.Join(ref, "=")
+	}
 	if ri, ok := d.refCache[key]; ok {
 		return ri, nil
 	}
@@ -253,7 +258,15 @@ func (d *caliDecoder) ctx(r *rec) error {
 		if perr != nil {
 			return fmt.Errorf("%s %q is not a number", a.name, r.data[i])
 		}
-		d.s.addValue(ri.ctx, th, a.name, v)
+		if a.metric == nil {
+			m := d.s.metricOf(a.name)
+			a.metric = &m
+		}
+		if a.metric.inclusive {
+			d.s.tree.AddInclusive(ri.ctx, th, a.metric.index, v)
+		} else {
+			d.s.tree.AddExclusive(ri.ctx, th, a.metric.index, v)
+		}
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ type Tree struct {
 	child   map[childKey]int
 	metrics []metricSpec
 	metIdx  map[string]int
-	cells   []cell
+	cells   [][]cell // in chunks of chunkCells, so that growing copies nothing
 	threads map[drg.ThreadID]int32
 	thIDs   []drg.ThreadID
 	last    drg.ThreadID
@@ -168,9 +168,11 @@ func (t *Tree) MoveFirst(m int) {
 	for i, s := range t.metrics {
 		t.metIdx[s.name] = i
 	}
-	for i := range t.cells {
-		if k := t.cells[i].kind; k == kExcl || k == kIncl {
-			t.cells[i].metric = newIdx[t.cells[i].metric]
+	for _, chunk := range t.cells {
+		for i := range chunk {
+			if k := chunk[i].kind; k == kExcl || k == kIncl {
+				chunk[i].metric = newIdx[chunk[i].metric]
+			}
 		}
 	}
 }
@@ -212,8 +214,15 @@ func (t *Tree) add(th drg.ThreadID, c cell) {
 		t.last, t.lastIdx = th, i
 	}
 	c.th = t.lastIdx
-	t.cells = append(t.cells, c)
+	if k := len(t.cells); k == 0 || len(t.cells[k-1]) == cap(t.cells[k-1]) {
+		t.cells = append(t.cells, make([]cell, 0, chunkCells))
+	}
+	k := len(t.cells) - 1
+	t.cells[k] = append(t.cells[k], c)
 }
+
+// chunkCells is the number of cells per chunk (24 bytes each).
+const chunkCells = 1 << 14
 
 // Derivation says, per metric, which of inclusive and exclusive were
 // recorded: "recorded", "derived" or "none" (a metric that got no value).
@@ -270,16 +279,18 @@ func (t *Tree) densify() (*dense, error) {
 	for i, id := range t.thIDs {
 		colOf[i] = d.col[id]
 	}
-	for _, c := range t.cells {
-		i := int(c.node)*d.nt + colOf[c.th]
-		d.present[i] = true
-		switch c.kind {
-		case kExcl:
-			d.excl[c.metric][i] += c.v
-		case kIncl:
-			d.incl[c.metric][i] += c.v
-		case kCalls:
-			d.calls[i] += c.v
+	for _, chunk := range t.cells {
+		for _, c := range chunk {
+			i := int(c.node)*d.nt + colOf[c.th]
+			d.present[i] = true
+			switch c.kind {
+			case kExcl:
+				d.excl[c.metric][i] += c.v
+			case kIncl:
+				d.incl[c.metric][i] += c.v
+			case kCalls:
+				d.calls[i] += c.v
+			}
 		}
 	}
 	t.cells = nil
