@@ -51,7 +51,6 @@ type entry struct {
 type caliDecoder struct {
 	nodes    map[uint64]*caliNode
 	attrs    map[uint64]*attribute
-	chains   map[uint64][]entry
 	immCache map[string]*attribute
 	refCache map[string]*refInfo
 	attrBuf  []*attribute
@@ -63,7 +62,7 @@ type caliDecoder struct {
 
 // decodeCali reads a native .cali record stream.
 func decodeCali(r io.Reader, path string) (*sinkResult, error) {
-	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{}, chains: map[uint64][]entry{},
+	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{},
 		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, s: newSink()}
 	d.s.alias = d.aliasOf
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -98,29 +98,32 @@ func (d *caliDecoder) attrMeta(a *attribute, pn *caliNode) {
 	}
 }
 
+// MaxChain is the longest chain of context-tree nodes (a node and its
+// ancestors) read.
+const MaxChain = 4096
+
 // chain returns the entries of node id and its ancestors, root first.
 func (d *caliDecoder) chain(id uint64) ([]entry, error) {
-	if c, ok := d.chains[id]; ok {
-		return c, nil
-	}
-	n, ok := d.nodes[id]
-	if !ok {
-		return nil, fmt.Errorf("reference to undefined node %d", id)
-	}
-	var parent []entry
-	if n.hasParent && !isBootstrap(n.parent) {
-		var err error
-		if parent, err = d.chain(n.parent); err != nil {
-			return nil, err
+	var rev []entry
+	for cur, has := id, true; has && !isBootstrap(cur); {
+		n, ok := d.nodes[cur]
+		if !ok {
+			return nil, fmt.Errorf("reference to undefined node %d", cur)
 		}
+		if len(rev) == MaxChain {
+			return nil, fmt.Errorf("node %d: its chain of parents is longer than %d", id, MaxChain)
+		}
+		a, err := d.attribute(n.attr)
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", cur, err)
+		}
+		rev = append(rev, entry{attr: a, data: n.data})
+		cur, has = n.parent, n.hasParent
 	}
-	a, err := d.attribute(n.attr)
-	if err != nil {
-		return nil, fmt.Errorf("node %d: %w", id, err)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
 	}
-	c := append(append([]entry(nil), parent...), entry{attr: a, data: n.data})
-	d.chains[id] = c
-	return c, nil
+	return rev, nil
 }
 
 // entries returns the entries of the referenced node chains of a record.
@@ -195,7 +198,9 @@ func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
 		}
 	}
 	for _, name := range path {
-		ri.ctx = d.s.tree.Child(ri.ctx, name)
+		if ri.ctx, err = d.s.tree.Child(ri.ctx, name); err != nil {
+			return nil, err
+		}
 	}
 	d.refCache[key] = ri
 	return ri, nil

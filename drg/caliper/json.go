@@ -292,8 +292,7 @@ func plainRecord(s *sink, rec map[string]any) error {
 	if err != nil {
 		return err
 	}
-	s.add(path, th, vals)
-	return nil
+	return s.add(path, th, vals)
 }
 
 // pathOf returns the region path of a plain record's path value: a string

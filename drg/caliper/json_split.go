@@ -114,7 +114,11 @@ func splitContexts(s *sink, doc *splitDoc, l *splitLayout) ([]int, error) {
 			}
 			parent = ctx[p]
 		}
-		ctx[i] = s.tree.Child(parent, metaString(n.Label))
+		c, err := s.tree.Child(parent, metaString(n.Label))
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		ctx[i] = c
 	}
 	return ctx, nil
 }
@@ -161,7 +165,11 @@ func statementContexts(s *sink, doc *splitDoc, l *splitLayout, ctx []int) ([]int
 		}
 		line := locOf[r].line
 		file := lines[nid][line]
-		stmt[r] = s.tree.Child(ctx[nid], filepath.Base(file)+":"+line)
+		c, err := s.tree.Child(ctx[nid], filepath.Base(file)+":"+line)
+		if err != nil {
+			return nil, err
+		}
+		stmt[r] = c
 	}
 	return stmt, nil
 }

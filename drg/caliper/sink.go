@@ -116,16 +116,20 @@ type value struct {
 }
 
 // add records the values of one record at the context named by path.
-func (s *sink) add(path []string, th drg.ThreadID, vals []value) {
+func (s *sink) add(path []string, th drg.ThreadID, vals []value) error {
 	if len(path) == 0 {
 		s.skipped++
-		return
+		return nil
 	}
 	n := -1
 	for _, name := range path {
-		n = s.tree.Child(n, name)
+		var err error
+		if n, err = s.tree.Child(n, name); err != nil {
+			return err
+		}
 	}
 	s.addAt(n, th, vals)
+	return nil
 }
 
 // addAt records the values of one record at context n.

@@ -120,7 +120,7 @@ func decodeDOT(r io.Reader) (*ctxtree.Tree, map[string]string, error) {
 			labels[id], name = d, d.name
 		}
 		names[id] = name
-		root[id] = t.Child(-1, name)
+		root[id], _ = t.Child(-1, name) // depth 0: no error
 		if d, ok := labels[id]; ok {
 			t.AddExclusive(root[id], th, m, d.excl)
 			t.AddInclusive(root[id], th, m, d.incl)
@@ -135,7 +135,7 @@ func decodeDOT(r io.Reader) (*ctxtree.Tree, map[string]string, error) {
 		if err != nil {
 			return nil, nil, &Error{Line: e.line, Offset: -1, Err: fmt.Errorf("edge %s -> %s: %w", e.from, e.to, err)}
 		}
-		c := t.Child(root[e.from], names[e.to])
+		c, _ := t.Child(root[e.from], names[e.to]) // depth 1
 		excl := 0.0
 		if d := labels[e.to]; d.incl > 0 {
 			excl = d.excl * incl / d.incl

@@ -213,7 +213,7 @@ func (g *gprofText) tree() *ctxtree.Tree {
 	const us = 1e6
 	root := map[string]int{}
 	for _, e := range g.entries {
-		n := t.Child(-1, e.name)
+		n, _ := t.Child(-1, e.name) // depth 0: no error
 		root[e.name] = n
 		t.AddExclusive(n, th, m, e.self*us)
 		t.AddInclusive(n, th, m, (e.self+e.child)*us)
@@ -224,7 +224,7 @@ func (g *gprofText) tree() *ctxtree.Tree {
 			continue
 		}
 		f := g.flat[name]
-		n := t.Child(-1, name)
+		n, _ := t.Child(-1, name)
 		root[name] = n
 		t.AddExclusive(n, th, m, f.self*us)
 		t.AddInclusive(n, th, m, f.self*us)
@@ -232,7 +232,7 @@ func (g *gprofText) tree() *ctxtree.Tree {
 	}
 	for _, e := range g.entries {
 		for _, c := range e.callees {
-			n := t.Child(root[e.name], c.name)
+			n, _ := t.Child(root[e.name], c.name) // depth 1
 			t.AddExclusive(n, th, m, c.self*us)
 			t.AddInclusive(n, th, m, (c.self+c.child)*us)
 			t.AddCalls(n, th, c.calls)

@@ -34,6 +34,7 @@ type Tree struct {
 	SumFlat bool
 	names   []string
 	parent  []int
+	depth   []int
 	child   map[childKey]int
 	metrics []metricSpec
 	metIdx  map[string]int
@@ -85,20 +86,33 @@ func (t *Tree) Name(n int) string { return t.names[n] }
 // Parent returns the parent context of n, or -1 for a root.
 func (t *Tree) Parent(n int) int { return t.parent[n] }
 
+// MaxDepth is the deepest context a tree takes (a root has depth 0): a
+// callpath name grows with its depth, and the trial keeps one per context.
+const MaxDepth = 1000
+
 // Child returns the context named name under parent (-1 for a root),
 // adding it if new. Names are cleaned: " => " (TAU's callpath separator)
-// inside a name becomes " -> ", and an empty name becomes "UNKNOWN".
-func (t *Tree) Child(parent int, name string) int {
+// inside a name becomes " -> ", and an empty name becomes "UNKNOWN". A
+// context deeper than MaxDepth is an error.
+func (t *Tree) Child(parent int, name string) (int, error) {
 	name = cleanName(name)
 	k := childKey{parent, name}
 	if i, ok := t.child[k]; ok {
-		return i
+		return i, nil
+	}
+	d := 0
+	if parent >= 0 {
+		d = t.depth[parent] + 1
+	}
+	if d > MaxDepth {
+		return -1, fmt.Errorf("regions nested more than %d deep", MaxDepth)
 	}
 	i := len(t.names)
 	t.names = append(t.names, name)
 	t.parent = append(t.parent, parent)
+	t.depth = append(t.depth, d)
 	t.child[k] = i
-	return i
+	return i, nil
 }
 
 func cleanName(s string) string {
@@ -269,6 +283,9 @@ func (t *Tree) densify() (*dense, error) {
 		d.col[id] = i
 	}
 	d.nt = len(d.ids)
+	if err := t.checkDensity(d.nt); err != nil {
+		return nil, err
+	}
 	n := len(t.names) * d.nt
 	for range t.metrics {
 		d.excl = append(d.excl, make([]float64, n))
@@ -295,6 +312,27 @@ func (t *Tree) densify() (*dense, error) {
 	}
 	t.cells = nil
 	return d, nil
+}
+
+// MinDensity bounds the trial's dense (context × thread) arrays by what the
+// input holds: a trial of more than 2^20 cells needs at least one value per
+// MinDensity cells, so that a small file cannot make a huge trial.
+const MinDensity = 64
+
+func (t *Tree) checkDensity(nt int) error {
+	cells := len(t.names) * nt
+	values := 0
+	for _, chunk := range t.cells {
+		values += len(chunk)
+	}
+	if nt > 0 && cells/nt != len(t.names) {
+		return fmt.Errorf("%d contexts × %d threads overflow", len(t.names), nt)
+	}
+	if cells > 1<<20 && cells/MinDensity > values {
+		return fmt.Errorf("%d contexts × %d threads = %d cells for %d values: too sparse to hold densely (at most %d cells per value)",
+			len(t.names), nt, cells, values, MinDensity)
+	}
+	return nil
 }
 
 // derive fills the missing side of every metric and propagates presence

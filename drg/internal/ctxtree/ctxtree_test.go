@@ -1,6 +1,8 @@
 package ctxtree
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -12,10 +14,10 @@ func TestDerive(t *testing.T) {
 	tr := New()
 	tr.SumFlat = true
 	t0, t1 := drg.ThreadID{}, drg.ThreadID{Node: 1}
-	main := tr.Child(-1, "main")
-	a := tr.Child(main, "a")
-	ab := tr.Child(a, "b")
-	b := tr.Child(main, "b")
+	main := child(t, tr, -1, "main")
+	a := child(t, tr, main, "a")
+	ab := child(t, tr, a, "b")
+	b := child(t, tr, main, "b")
 	x, y := tr.Metric("X"), tr.Metric("Y")
 	for _, c := range []struct {
 		n    int
@@ -72,8 +74,8 @@ func TestGivenFlat(t *testing.T) {
 	tr := New()
 	th := drg.ThreadID{}
 	m := tr.Metric("T")
-	f, g := tr.Child(-1, "f"), tr.Child(-1, "g")
-	fg := tr.Child(f, "g")
+	f, g := child(t, tr, -1, "f"), child(t, tr, -1, "g")
+	fg := child(t, tr, f, "g")
 	tr.AddExclusive(f, th, m, 1)
 	tr.AddInclusive(f, th, m, 10)
 	tr.AddExclusive(g, th, m, 9)
@@ -94,5 +96,41 @@ func TestGivenFlat(t *testing.T) {
 	}
 	if _, err := New().Build("empty", drg.Source{}, nil); err == nil {
 		t.Error("a tree with no value: accepted")
+	}
+}
+
+func child(t *testing.T, tr *Tree, parent int, name string) int {
+	t.Helper()
+	n, err := tr.Child(parent, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLimits: nesting deeper than MaxDepth and a sparse trial too big for
+// its values are refused.
+func TestLimits(t *testing.T) {
+	tr := New()
+	n := -1
+	var err error
+	for d := 0; d <= MaxDepth && err == nil; d++ {
+		n, err = tr.Child(n, "r")
+	}
+	if err != nil {
+		t.Fatalf("depth %d refused: %v", MaxDepth, err)
+	}
+	if _, err := tr.Child(n, "r"); err == nil {
+		t.Fatalf("depth %d accepted", MaxDepth+1)
+	}
+	// 2048 contexts × 2048 threads with one value each on the diagonal.
+	sp := New()
+	m := sp.Metric("T")
+	for i := 0; i < 2048; i++ {
+		c := child(t, sp, -1, fmt.Sprint("r", i))
+		sp.AddExclusive(c, drg.ThreadID{Node: i}, m, 1)
+	}
+	if _, err := sp.Build("sparse", drg.Source{}, nil); err == nil || !strings.Contains(err.Error(), "too sparse") {
+		t.Errorf("sparse trial: %v", err)
 	}
 }
