@@ -109,6 +109,9 @@ func Detect(head []byte) bool {
 		return true
 	case "json":
 		s := string(head)
+		if strings.Contains(s, `"traceEvents"`) {
+			return false // a Chrome trace
+		}
 		for _, k := range []string{`"column_metadata"`, `"nodes"`, `"columns"`, `#time.duration`, `"mpi.rank"`, `"cali.`, `"path"`} {
 			if strings.Contains(s, k) {
 				return true

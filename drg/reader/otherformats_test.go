@@ -45,6 +45,11 @@ func TestDetectCaliperGprof(t *testing.T) {
 	if _, err := Read(filepath.Join(base, "gprof2dot-test/gprof-profile.dot"), "caliper"); err == nil {
 		t.Error("-f caliper on a DOT file: accepted")
 	}
+	trace := filepath.Join(dir, "trace.json")
+	os.WriteFile(trace, []byte(`{"traceEvents": [{"name": "main", "ph": "X", "args": {"path": "a"}}]}`), 0o644)
+	if _, err := Detect(trace); err == nil || !strings.Contains(err.Error(), "Chrome trace") {
+		t.Errorf("Chrome trace: %v", err)
+	}
 	mpip := filepath.Join(dir, "app.mpiP")
 	os.WriteFile(mpip, []byte("@ mpiP\n@ Command : ./app\n"), 0o644)
 	if _, err := Detect(mpip); err == nil || !strings.Contains(err.Error(), "mpiP report; mpiP is not supported") {
