@@ -3,6 +3,7 @@ package caliper
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -318,5 +319,126 @@ func TestExampleCali(t *testing.T) {
 	e, i = cell(t, tr, m, tr.NodeIndex("main => lulesh.cycle => TimeIncrement => MPI_Allreduce"), 0)
 	if !near(i, 0.000083) || !near(e, 0.000083) {
 		t.Errorf("MPI_Allreduce %v/%v", e, i)
+	}
+}
+
+// caliOracle reads a .cali file's snapshot records with a few lines of
+// string splitting (independently of the reader): per region path, the
+// value of every immediate attribute, summed over records. These are the
+// values Hatchet's native reader puts in its dataframe, one row per record.
+func caliOracle(t *testing.T, path string) (map[string]map[string]float64, map[string]bool) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type node struct{ attr, data, parent string }
+	nodes := map[string]node{}
+	out := map[string]map[string]float64{}
+	roots := map[string]bool{}
+	nested := func(attrID string) bool { // a prop node with bit 256 above the attribute node
+		for id := nodes[attrID].parent; id != ""; id = nodes[id].parent {
+			if n := nodes[id]; n.attr == "10" {
+				v, _ := strconv.Atoi(n.data)
+				return v&256 != 0
+			}
+		}
+		return false
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if strings.Contains(line, `\`) {
+			continue // escaped metadata values, not regions or metrics
+		}
+		kv := map[string][]string{}
+		for _, item := range strings.Split(line, ",") {
+			p := strings.Split(item, "=")
+			kv[p[0]] = p[1:]
+		}
+		switch kv["__rec"][0] {
+		case "node":
+			n := node{attr: kv["attr"][0], data: kv["data"][0]}
+			if p, ok := kv["parent"]; ok {
+				n.parent = p[0]
+			}
+			nodes[kv["id"][0]] = n
+		case "ctx":
+			var path []string
+			for _, ref := range kv["ref"] {
+				var chain []string
+				for id := ref; id != ""; id = nodes[id].parent {
+					if nested(nodes[id].attr) {
+						chain = append([]string{nodes[id].data}, chain...)
+					}
+				}
+				path = append(path, chain...)
+			}
+			if len(path) == 0 {
+				continue
+			}
+			p := strings.Join(path, drg.CallpathSeparator)
+			if len(path) == 1 {
+				roots[p] = true
+			}
+			if out[p] == nil {
+				out[p] = map[string]float64{}
+			}
+			for i, a := range kv["attr"] {
+				v, _ := strconv.ParseFloat(kv["data"][i], 64)
+				out[p][nodes[a].data] += v
+			}
+		}
+	}
+	return out, roots
+}
+
+// TestCaliEveryNode compares every region path and recorded metric of the
+// two native .cali files with the oracle.
+func TestCaliEveryNode(t *testing.T) {
+	for _, c := range []struct {
+		rel   string
+		paths int
+	}{{"caliper-lulesh-cali/lulesh-annotation-profile.cali", 19}, {"caliper-example-cali/example-profile.cali", 24}} {
+		tr := read(t, c.rel)
+		want, roots := caliOracle(t, otherFormat(t, c.rel))
+		if len(want) != c.paths {
+			t.Fatalf("%s: oracle found %d paths", c.rel, len(want))
+		}
+		// The trial metadata maps each attribute to its metric and side.
+		side := map[string]struct {
+			m    int
+			incl bool
+		}{}
+		for k, attr := range tr.Metadata {
+			if rest, ok := strings.CutPrefix(k, "Caliper attribute of "); ok {
+				name, incl := strings.TrimSuffix(rest, " (inclusive)"), strings.HasSuffix(rest, " (inclusive)")
+				name = strings.TrimSuffix(name, " (exclusive)")
+				side[attr] = struct {
+					m    int
+					incl bool
+				}{tr.MetricIndex(name), incl}
+			}
+		}
+		compared := 0
+		for p, vals := range want {
+			n := tr.NodeIndex(p)
+			if roots[p] {
+				n = flat(t, tr, p)
+			}
+			for attr, v := range vals {
+				s, ok := side[attr]
+				if !ok || s.m < 0 {
+					t.Fatalf("%s: attribute %s has no metric", c.rel, attr)
+				}
+				e, i := cell(t, tr, s.m, n, 0)
+				got := map[bool]float64{false: e, true: i}[s.incl]
+				if !near(got, v) {
+					t.Errorf("%s %s %s: %v, record %v", c.rel, p, attr, got, v)
+				}
+				compared++
+			}
+		}
+		if compared < 5*c.paths {
+			t.Errorf("%s: only %d values compared", c.rel, compared)
+		}
 	}
 }
