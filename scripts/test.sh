@@ -41,6 +41,7 @@ go test -count=1 -timeout 60m "${pkgs[@]}"
 fuzzexecs=${TAUDB_FUZZEXECS:-20000}
 if [ "$#" -eq 0 ] && [ "$fuzzexecs" != "0" ]; then
   for target in ./drg/profile:FuzzParse ./drg/ppk:FuzzDecode ./drg/snapshot:FuzzDecode \
+      ./drg/caliper:FuzzDecode ./drg/gprof:FuzzDecode \
       ./metrics:FuzzCompile ./overhead:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
     echo "test: fuzzing ${target#*:} in ${target%%:*} for $fuzzexecs inputs" >&2
     go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -parallel 1 "${target%%:*}"

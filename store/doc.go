@@ -97,7 +97,10 @@
 //     standard deviation.
 //   - data_source: the model's, 10 (SNAP) for TAU XML where TAU writes 2,
 //     which its own data_source table calls DynaProf. LoadTrial reads 2 as
-//     XML too.
+//     XML too. gprof and gprof2dot trials get 5 (gprof); Caliper trials
+//     999 (Other), which LoadTrial cannot tell from other formats, so their
+//     loaded drg.Source.Format is "" (the metadata "File Type Name" says
+//     Caliper).
 //   - Values go to PostgreSQL unchanged; TAU clamps timer_value on
 //     PostgreSQL (below 1e-307 to 0, above 1e308 to 9e307).
 //   - Callpath nodes ParaProf derived (group TAU_CALLPATH_DERIVED,

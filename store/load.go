@@ -42,8 +42,9 @@ func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
 }
 
 // formatOfSource gives the drg source format of a TAUdb data_source id:
-// 0 ppk, 1 TAU profiles, 10 TAU snapshot XML, and 2, which TAU's own loader
-// writes for XML (although the data_source table calls 2 DynaProf).
+// 0 ppk, 1 TAU profiles, 5 gprof, 10 TAU snapshot XML, and 2, which TAU's
+// own loader writes for XML (although the data_source table calls 2
+// DynaProf).
 func formatOfSource(ds int) string {
 	switch ds {
 	case 0:
@@ -52,6 +53,8 @@ func formatOfSource(ds int) string {
 		return "profile"
 	case 2, 10:
 		return "snapshot"
+	case 5:
+		return "gprof"
 	}
 	return ""
 }

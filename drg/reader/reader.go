@@ -11,19 +11,22 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/drg/caliper"
+	"github.com/taudb-analyze/taudb-analyze/drg/gprof"
 	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
 	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/drg/snapshot"
 )
 
 // Formats lists the names accepted by Read's format argument.
-var Formats = []string{"profile", "ppk", "snapshot"}
+var Formats = []string{"profile", "ppk", "snapshot", "caliper", "gprof"}
 
 // Read reads the trial at path. format is "" to detect it, or one of
 // Formats: "profile" (a directory of profile.N.C.T files, MULTI__ folders,
 // or one such file), "ppk" (a ParaProf packed profile, gzip or not) or
 // "snapshot" (TAU merged or snapshot XML, gzip or not, or a directory of
-// snapshot.N.C.T files).
+// snapshot.N.C.T files), "caliper" (a Caliper .cali file or cali-query
+// JSON) or "gprof" (gprof's text output or a gprof2dot DOT graph).
 func Read(path, format string) (*drg.Trial, error) {
 	if format == "" {
 		var err error
@@ -38,6 +41,10 @@ func Read(path, format string) (*drg.Trial, error) {
 		return ppk.Reader{Path: path}.Read()
 	case "snapshot", "xml":
 		return snapshot.Reader{Path: path}.Read()
+	case "caliper":
+		return caliper.Reader{Path: path}.Read()
+	case "gprof":
+		return gprof.Reader{Path: path}.Read()
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -69,8 +76,15 @@ func Detect(path string) (string, error) {
 		return "ppk", nil
 	case snapshot.Detect(head):
 		return "snapshot", nil
+	case caliper.Detect(head) || strings.HasSuffix(path, ".cali"):
+		return "caliper", nil
+	case gprof.Detect(head):
+		return "gprof", nil
 	}
-	return "", fmt.Errorf("%s: not a TAU trial this tool reads (TAU profile folder, .ppk, or TAU XML)", path)
+	if what := lookalike(head); what != "" {
+		return "", fmt.Errorf("%s: %s", path, what)
+	}
+	return "", fmt.Errorf("%s: not a trial this tool reads (TAU profile folder, .ppk, TAU XML, Caliper .cali or JSON, gprof or gprof2dot output)", path)
 }
 
 // sniff returns the first bytes of a file, decompressed if it is gzip.

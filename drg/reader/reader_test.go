@@ -65,7 +65,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%s) = %q, %v; want %q", path, got, err, want)
 		}
 	}
-	if _, err := Detect(junk); err == nil || !strings.Contains(err.Error(), "junk.bin: not a TAU trial") {
+	if _, err := Detect(junk); err == nil || !strings.Contains(err.Error(), "junk.bin: not a trial this tool reads") {
 		t.Errorf("junk: %v", err)
 	}
 	if _, err := Detect(dir + "/empty-missing"); err == nil {
