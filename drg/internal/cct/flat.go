@@ -2,14 +2,15 @@ package cct
 
 import "github.com/taudb-analyze/taudb-analyze/drg"
 
-// addFlat adds one flat node per region: exclusive values and calls summed
+// addFlat adds one flat node per region (its group that of the region's
+// first context): exclusive values and calls summed
 // over the region's contexts, inclusive values over those contexts that
 // have no ancestor of the same region. The tree is walked depth first
 // with an explicit stack, so a deep tree cannot exhaust the goroutine
 // stack.
 func (t *Tree) addFlat(b *drg.Builder, cols []int, subrs []float64) {
 	nt := len(t.Threads)
-	var names []string
+	var names, groups []string
 	region := make([]int, len(t.Nodes))
 	byName := map[string]int{}
 	for i, n := range t.Nodes {
@@ -19,6 +20,7 @@ func (t *Tree) addFlat(b *drg.Builder, cols []int, subrs []float64) {
 			r = len(names)
 			byName[name] = r
 			names = append(names, name)
+			groups = append(groups, n.Group)
 		}
 		region[i] = r
 	}
@@ -57,7 +59,11 @@ func (t *Tree) addFlat(b *drg.Builder, cols []int, subrs []float64) {
 	}
 	rt := &Tree{Threads: t.Threads, Metrics: t.Metrics, Nodes: make([]Node, len(names))}
 	for r, name := range names {
-		rt.add(b, cols, b.Node(name), r, fsubrs, incl, excl, calls)
+		node := b.Node(name)
+		if groups[r] != "" {
+			b.SetGroups(node, groups[r])
+		}
+		rt.add(b, cols, node, r, fsubrs, incl, excl, calls)
 	}
 }
 
