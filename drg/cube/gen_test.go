@@ -219,7 +219,10 @@ func TestBadFiles(t *testing.T) {
 		edit   func(ms []testMember) []testMember
 		member string
 	}{
-		{"data magic", func(ms []testMember) []testMember { ms[3].data = append([]byte("XUBEX.DATA"), ms[3].data[10:]...); return ms }, "1.data"},
+		{"data magic", func(ms []testMember) []testMember {
+			ms[3].data = append([]byte("XUBEX.DATA"), ms[3].data[10:]...)
+			return ms
+		}, "1.data"},
 		{"short data", func(ms []testMember) []testMember { ms[3].data = ms[3].data[:len(ms[3].data)-3]; return ms }, "1.data"},
 		{"long data", func(ms []testMember) []testMember { ms[3].data = append(ms[3].data, 0); return ms }, "1.data"},
 		{"index endianness", func(ms []testMember) []testMember { ms[2].data[12] = 7; return ms }, "1.index"},
