@@ -52,6 +52,10 @@ func formatOfSource(ds int) string {
 		return "profile"
 	case 2, 10:
 		return "snapshot"
+	case 8:
+		return "cube"
+	case 9:
+		return "hpctoolkit"
 	}
 	return ""
 }

@@ -11,19 +11,23 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/drg/cube"
+	"github.com/taudb-analyze/taudb-analyze/drg/hpctoolkit"
 	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
 	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/drg/snapshot"
 )
 
 // Formats lists the names accepted by Read's format argument.
-var Formats = []string{"profile", "ppk", "snapshot"}
+var Formats = []string{"profile", "ppk", "snapshot", "hpctoolkit", "cube"}
 
 // Read reads the trial at path. format is "" to detect it, or one of
 // Formats: "profile" (a directory of profile.N.C.T files, MULTI__ folders,
 // or one such file), "ppk" (a ParaProf packed profile, gzip or not) or
 // "snapshot" (TAU merged or snapshot XML, gzip or not, or a directory of
-// snapshot.N.C.T files).
+// snapshot.N.C.T files), "hpctoolkit" (an HPCToolkit database folder of
+// experiment.xml and metric-db files, or its experiment.xml) or "cube" (a
+// Score-P CUBE4 .cubex).
 func Read(path, format string) (*drg.Trial, error) {
 	if format == "" {
 		var err error
@@ -38,6 +42,10 @@ func Read(path, format string) (*drg.Trial, error) {
 		return ppk.Reader{Path: path}.Read()
 	case "snapshot", "xml":
 		return snapshot.Reader{Path: path}.Read()
+	case hpctoolkit.Format:
+		return hpctoolkit.Reader{Path: path}.Read()
+	case cube.Format:
+		return cube.Reader{Path: path}.Read()
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -55,6 +63,9 @@ func Detect(path string) (string, error) {
 		if m, _ := filepath.Glob(filepath.Join(path, "snapshot.*")); len(m) > 0 {
 			return "snapshot", nil
 		}
+		if hpctoolkit.Detect(path) {
+			return hpctoolkit.Format, nil
+		}
 		return "", fmt.Errorf("%s: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder", path)
 	}
 	if profile.Detect(path) {
@@ -65,6 +76,10 @@ func Detect(path string) (string, error) {
 		return "", err
 	}
 	switch {
+	case hpctoolkit.DetectHead(head):
+		return hpctoolkit.Format, nil
+	case cube.DetectHead(head) || cube.Detect(path):
+		return cube.Format, nil
 	case ppk.Detect(head):
 		return "ppk", nil
 	case snapshot.Detect(head):
