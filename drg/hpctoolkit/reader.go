@@ -102,6 +102,14 @@ func (r Reader) readTree() (*cct.Tree, *experiment, string, error) {
 	}
 	for _, df := range files {
 		e.tree.Threads = append(e.tree.Threads, df.id)
+		// Every file must hold a value per context id and column before
+		// the value columns are allocated, so that their size is bounded
+		// by the files' bytes.
+		if st, err := os.Stat(df.path); err != nil {
+			return nil, nil, "", fmt.Errorf("hpctoolkit: %w", err)
+		} else if need := metricDBHeader + e.maxID*int64(len(cols))*8; st.Size() < need {
+			return nil, nil, "", &Error{Path: df.path, Offset: st.Size(), Err: fmt.Errorf("%w: experiment.xml's context ids up to %d need %d bytes", ErrTruncated, e.maxID, need)}
+		}
 	}
 	// The builder sorts threads; values are stored in file order here and
 	// the builder's columns are found by id at build time.
