@@ -24,12 +24,18 @@ type Reader struct {
 	Path string
 }
 
-// Detect reports whether path is an HPCToolkit database folder of the
-// experiment.xml + metric-db kind (or its experiment.xml): the XML's root
-// element is <HPCToolkitExperiment>.
+// Detect reports whether path is an HPCToolkit database folder (or its
+// experiment.xml or meta.db): a meta.db starting with HPCTOOLKITmeta (the
+// 2022+ format), or an experiment.xml whose root element is
+// <HPCToolkitExperiment>.
 func Detect(path string) bool {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if isV4(path) {
+			return true
+		}
 		path = filepath.Join(path, "experiment.xml")
+	} else if filepath.Base(path) == "meta.db" {
+		return isV4(filepath.Dir(path))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -49,9 +55,17 @@ func DetectHead(head []byte) bool {
 }
 
 // Read reads the database into a trial named after its folder, with
-// Source{Format: "hpctoolkit", DataSource: 9}. The trial's metadata holds
+// Source{Format: "hpctoolkit", DataSource: 9}: the 2022+ format when the
+// folder has a meta.db, else experiment.xml and the metric-db files. The trial's metadata holds
 // the experiment's version, program name and header Info values.
 func (r Reader) Read() (*drg.Trial, error) {
+	dir := r.Path
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	if isV4(dir) {
+		return r.read4(dir)
+	}
 	tree, e, dir, err := r.readTree()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ package cct
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -85,7 +86,10 @@ func (t *Tree) DeriveInclusive(m int) {
 }
 
 // DeriveExclusive sets metric m's exclusive values from its inclusive ones:
-// excl(n) = incl(n) − Σ incl(c) over the children c of n.
+// excl(n) = incl(n) − Σ incl(c) over the children c of n. A difference
+// below zero by at most 1e-9 of incl(n) (rounding, as when values in
+// seconds are scaled to microseconds) is set to 0; larger negative
+// differences are kept for the builder to report.
 func (t *Tree) DeriveExclusive(m int) {
 	nt := len(t.Threads)
 	in, ex := t.Incl[m], t.Excl[m]
@@ -97,6 +101,11 @@ func (t *Tree) DeriveExclusive(m int) {
 		}
 		for th := 0; th < nt; th++ {
 			ex[p*nt+th] -= in[i*nt+th]
+		}
+	}
+	for c, v := range ex {
+		if v < 0 && -v <= 1e-9*math.Max(math.Abs(in[c]), 1) {
+			ex[c] = 0
 		}
 	}
 }
