@@ -15,14 +15,14 @@ import (
 )
 
 // TestRoundTripOtherFormats saves the HPCToolkit databases (cpi, allgather
-// with 10 ranks × 2 threads) and the Score-P cpi .cubex of Hatchet's test
+// with 10 ranks × 2 threads, the 2022+ cpi) and the Score-P cpi .cubex of Hatchet's test
 // data into SQLite and PostgreSQL and loads each back: the trial equals
 // the one read, value by value, with its data_source (9 HPCToolkit,
 // 8 Cube) and its HPCToolkit/CUBE metadata.
 func TestRoundTripOtherFormats(t *testing.T) {
 	base := filepath.Join(realdata.Root(), "..", "shared", "data", "other-formats", "hatchet-hatchet")
 	var trials []*drg.Trial
-	for _, rel := range []string{"hpctoolkit-cpi-database", "hpctoolkit-allgather-database", "scorep-cpi-cubex/profile.cubex"} {
+	for _, rel := range []string{"hpctoolkit-cpi-database", "hpctoolkit-allgather-database", "hatchet_cpi_v4_database", "scorep-cpi-cubex/profile.cubex"} {
 		p := filepath.Join(base, rel)
 		if _, err := os.Stat(p); err != nil {
 			t.Skipf("%s: shared data absent", p)
@@ -55,7 +55,7 @@ func TestRoundTripOtherFormats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]int{"hpctoolkit-cpi-database": 9, "hpctoolkit-allgather-database": 9, "profile": 8}
+		want := map[string]int{"hpctoolkit-cpi-database": 9, "hpctoolkit-allgather-database": 9, "hatchet_cpi_v4_database": 9, "profile": 8}
 		for _, ti := range infos {
 			if ds, ok := want[ti.Name]; !ok || ti.DataSource != ds {
 				t.Errorf("trial %q: data_source %d (%s), want %d", ti.Name, ti.DataSource, ti.DataSourceName, ds)

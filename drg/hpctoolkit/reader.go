@@ -48,9 +48,10 @@ func Detect(path string) bool {
 }
 
 // DetectHead reports whether the first bytes of a file look like an
-// HPCToolkit experiment.xml.
+// HPCToolkit experiment.xml or meta.db.
 func DetectHead(head []byte) bool {
-	return strings.Contains(string(head), "<HPCToolkitExperiment") ||
+	return strings.HasPrefix(string(head), "HPCTOOLKITmeta") ||
+		strings.Contains(string(head), "<HPCToolkitExperiment") ||
 		strings.Contains(string(head), "DOCTYPE HPCToolkitExperiment")
 }
 
@@ -63,7 +64,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		dir = filepath.Dir(dir)
 	}
-	if isV4(dir) {
+	if hasMeta(dir) {
 		return r.read4(dir)
 	}
 	tree, e, dir, err := r.readTree()

@@ -17,7 +17,18 @@ import (
 // allocate without bound.
 const cellsPerProfileByte = 16
 
-// isV4 reports whether dir holds a 2022+ database (a meta.db).
+// hasMeta reports whether dir holds a meta.db and no experiment.xml: Read
+// then reads it as a 2022+ database, and says what is wrong with it.
+func hasMeta(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "experiment.xml")); err == nil {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, "meta.db"))
+	return err == nil
+}
+
+// isV4 reports whether dir holds a 2022+ database: a meta.db that starts
+// with HPCTOOLKITmeta.
 func isV4(dir string) bool {
 	f, err := os.Open(filepath.Join(dir, "meta.db"))
 	if err != nil {

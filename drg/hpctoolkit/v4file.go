@@ -58,6 +58,17 @@ func openDB4(path, format string, head int) (*dbFile4, *os.File, error) {
 		f.Close()
 		return nil, nil, errorf(path, 14, "major version %d, only version 4 is read", b[14])
 	}
+	// Every .db file ends with an 8-byte footer ("_meta.db", "_prof.db"):
+	// without it the file was cut short.
+	var foot [8]byte
+	if st.Size() < 24 {
+		f.Close()
+		return nil, nil, &Error{Path: path, Offset: st.Size(), Err: fmt.Errorf("%w: no room for the header and footer", ErrTruncated)}
+	}
+	if _, err := f.ReadAt(foot[:], st.Size()-8); err != nil || string(foot[:]) != "_"+format+".db" {
+		f.Close()
+		return nil, nil, &Error{Path: path, Offset: st.Size() - 8, Err: fmt.Errorf("%w: no %q footer at the end", ErrTruncated, "_"+format+".db")}
+	}
 	return d, f, nil
 }
 

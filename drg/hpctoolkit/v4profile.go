@@ -23,8 +23,10 @@ type profile4 struct {
 
 // profileDB is an open profile.db.
 type profileDB struct {
-	d        *dbFile4
-	f        interface{ ReadAt([]byte, int64) (int, error) }
+	d *dbFile4
+	f interface {
+		ReadAt([]byte, int64) (int, error)
+	}
 	close    func() error
 	profiles []profile4
 }

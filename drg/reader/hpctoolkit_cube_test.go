@@ -18,11 +18,12 @@ func hatchetData(t *testing.T, rel string) string {
 }
 
 // TestDetectHPCToolkitAndCube detects both formats by content: the
-// database folder and its experiment.xml, and a .cubex copied to a name
+// database folders (experiment.xml and meta.db kinds) and those files, and a .cubex copied to a name
 // without the extension; -f forces a format, and forcing the wrong one
 // fails.
 func TestDetectHPCToolkitAndCube(t *testing.T) {
 	db := hatchetData(t, "hpctoolkit-cpi-database")
+	v4 := hatchetData(t, "hatchet_cpi_v4_database")
 	cubex := hatchetData(t, "scorep-cpi-cubex/profile.cubex")
 	b, err := os.ReadFile(cubex)
 	if err != nil {
@@ -34,6 +35,7 @@ func TestDetectHPCToolkitAndCube(t *testing.T) {
 	}
 	for path, want := range map[string]string{
 		db: "hpctoolkit", filepath.Join(db, "experiment.xml"): "hpctoolkit",
+		v4: "hpctoolkit", filepath.Join(v4, "meta.db"): "hpctoolkit",
 		cubex: "cube", renamed: "cube",
 	} {
 		got, err := Detect(path)
