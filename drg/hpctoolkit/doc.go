@@ -1,6 +1,9 @@
-// Package hpctoolkit reads an HPCToolkit database (the experiment.xml and
-// *.metric-db files that hpcprof-mpi writes, database format 2.x) into a
-// trial, the way Hatchet's HPCToolkit reader reads it.
+// Package hpctoolkit reads an HPCToolkit database into a trial: the
+// experiment.xml and *.metric-db files that hpcprof-mpi writes (database
+// format 2.x), the way Hatchet's HPCToolkit reader reads it, and the
+// meta.db and profile.db of HPCToolkit 2022 and later (format 4; see
+// readTree4 and docs/formats/hpctoolkit.md: execution-scope values are the
+// inclusive values, instructions make no node).
 //
 // experiment.xml gives the tables (load modules, files, procedures, the
 // metric-db columns) and the calling context tree; each metric-db file
