@@ -30,6 +30,19 @@ func (t *Tree) Paths() []string {
 	return paths
 }
 
+// builder carries the state of Build.
+type builder struct {
+	t        *Tree
+	b        *drg.Builder
+	cols     []int    // the builder's column of each thread
+	paths    []string // callpath name of each node
+	flat     []int    // the builder's flat node of each node's region
+	region   []int    // region index of each node
+	active   []int    // per region: open contexts of it on the walk
+	children [][]int
+	subrs    []float64 // one row: the calls of the current node's children
+}
+
 // Build makes the trial. Every non-root context becomes the callpath node of
 // its path (contexts with the same path, such as two calls of one function
 // from different lines, are summed into one node, as TAU does). Every
@@ -38,8 +51,9 @@ func (t *Tree) Paths() []string {
 // have no ancestor of the same region (so recursion is not counted twice);
 // a root context is its region's flat node. Calls add up the same way;
 // subroutines are the calls of a node's children. A (node, thread) cell is
-// present when some value or call count in it is not zero. meta becomes
-// the trial's metadata.
+// present when some value or call count added to it is not zero. meta
+// becomes the trial's metadata. The tree is walked depth first with an
+// explicit stack, so that a deep tree cannot exhaust the goroutine stack.
 func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.Trial, error) {
 	b, err := drg.NewBuilder(t.Threads)
 	if err != nil {
@@ -52,62 +66,120 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 	for _, m := range t.Metrics {
 		b.Metric(m)
 	}
-	cols := make([]int, len(t.Threads))
+	s := &builder{t: t, b: b, cols: make([]int, len(t.Threads)), paths: t.Paths(), children: t.Children(),
+		subrs: make([]float64, len(t.Threads))}
 	for th, id := range t.Threads {
-		cols[th] = b.Column(id)
+		s.cols[th] = b.Column(id)
 	}
-	paths := t.Paths()
-	subrs := t.subroutines()
-	for i, n := range t.Nodes {
+	s.regions()
+	for root, n := range t.Nodes {
 		if n.Parent < 0 {
-			continue
+			s.walk(root)
 		}
-		node := b.Node(paths[i])
-		t.add(b, cols, node, i, subrs, t.Incl, t.Excl, t.Calls)
 	}
-	t.addFlat(b, cols, subrs)
 	return b.Finish(name, src)
 }
 
-// subroutines returns the calls of each node's children, or nil without
-// calls.
-func (t *Tree) subroutines() []float64 {
-	if t.Calls == nil {
-		return nil
-	}
-	nt := len(t.Threads)
-	s := make([]float64, len(t.Calls))
+// regions makes one flat node per region name, with its group (that of
+// the region's first context), reserving room for every node first.
+func (s *builder) regions() {
+	t := s.t
+	byName := map[string]int{}
+	var names, groups []string
+	s.region = make([]int, len(t.Nodes))
 	for i, n := range t.Nodes {
-		if n.Parent >= 0 {
+		name := RegionName(n.Name)
+		r, ok := byName[name]
+		if !ok {
+			r = len(names)
+			byName[name] = r
+			names, groups = append(names, name), append(groups, n.Group)
+		}
+		s.region[i] = r
+	}
+	// Room for every callpath node and flat node at once, so that the
+	// builder does not grow its value columns node by node.
+	s.b.Reserve(len(t.Nodes) + len(names))
+	regionNode := make([]int, len(names))
+	for r, name := range names {
+		regionNode[r] = s.b.Node(name)
+		if groups[r] != "" {
+			s.b.SetGroups(regionNode[r], groups[r])
+		}
+	}
+	s.flat = make([]int, len(t.Nodes))
+	for i := range t.Nodes {
+		s.flat[i] = regionNode[s.region[i]]
+	}
+	s.active = make([]int, len(names))
+}
+
+// walk visits the subtree of root depth first.
+func (s *builder) walk(root int) {
+	type frame struct{ node, next int }
+	stack := []frame{{root, 0}}
+	s.visit(root)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(s.children[top.node]) {
+			c := s.children[top.node][top.next]
+			top.next++
+			s.visit(c)
+			stack = append(stack, frame{c, 0})
+			continue
+		}
+		s.active[s.region[top.node]]--
+		stack = stack[:len(stack)-1]
+	}
+}
+
+// visit adds node i's values to its callpath node (unless it is a root,
+// whose callpath node is its flat node) and to its region's flat node, and
+// marks the region active below it.
+func (s *builder) visit(i int) {
+	t := s.t
+	nt := len(t.Threads)
+	if t.Calls != nil {
+		clear(s.subrs)
+		for _, c := range s.children[i] {
 			for th := 0; th < nt; th++ {
-				s[n.Parent*nt+th] += t.Calls[i*nt+th]
+				s.subrs[th] += t.Calls[c*nt+th]
 			}
 		}
 	}
-	return s
+	r := s.region[i]
+	if t.Nodes[i].Parent >= 0 {
+		s.add(s.b.Node(s.paths[i]), i, true)
+	}
+	s.add(s.flat[i], i, s.active[r] == 0)
+	s.active[r]++
 }
 
-// add adds row i of the given columns to trial node node, for every thread
-// where some value is not zero; cols maps the tree's threads to the
-// builder's columns.
-func (t *Tree) add(b *drg.Builder, cols []int, node, i int, subrs []float64, incl, excl [][]float64, calls []float64) {
+// add adds node i's row to trial node node (its inclusive values only
+// when incl), for every thread where some value is not zero.
+func (s *builder) add(node, i int, incl bool) {
+	t := s.t
 	nt := len(t.Threads)
 	for th := 0; th < nt; th++ {
 		c := i*nt + th
-		any := calls != nil && (calls[c] != 0 || subrs[c] != 0)
-		for m := range incl {
-			any = any || incl[m][c] != 0 || excl[m][c] != 0
+		any := t.Calls != nil && (t.Calls[c] != 0 || s.subrs[th] != 0)
+		for m := range t.Incl {
+			any = any || t.Incl[m][c] != 0 || t.Excl[m][c] != 0
 		}
 		if !any {
 			continue
 		}
-		for m := range incl {
-			b.AddValues(node, cols[th], m, excl[m][c], incl[m][c])
+		for m := range t.Incl {
+			in := t.Incl[m][c]
+			if !incl {
+				in = 0
+			}
+			s.b.AddValues(node, s.cols[th], m, t.Excl[m][c], in)
 		}
-		if calls != nil {
-			b.AddCalls(node, cols[th], calls[c], subrs[c])
+		if t.Calls != nil {
+			s.b.AddCalls(node, s.cols[th], t.Calls[c], s.subrs[th])
 		} else {
-			b.AddCalls(node, cols[th], 0, 0)
+			s.b.AddCalls(node, s.cols[th], 0, 0)
 		}
 	}
 }
