@@ -28,9 +28,11 @@ type experiment struct {
 	// value is taken out of (-1: none).
 	stmtParent map[int]int
 	// byID maps a context id to its node.
-	byID   map[int64]int
-	maxID  int64
-	tables map[string]map[string]string
+	byID  map[int64]int
+	maxID int64
+	// nodeByID is byID as a slice indexed by id (-1: no node), made once.
+	nodeByID []int
+	tables   map[string]map[string]string
 }
 
 // frame is one open element of the calling context tree.
@@ -258,4 +260,18 @@ func (e *experiment) startContext(t xml.StartElement, stack *[]frame, name strin
 	f.attach, f.self = n, n
 	*stack = append(*stack, f)
 	return nil
+}
+
+// nodeOfID returns the node of each context id 0..maxID (-1 for none).
+func (e *experiment) nodeOfID() []int {
+	if e.nodeByID == nil {
+		e.nodeByID = make([]int, e.maxID+1)
+		for i := range e.nodeByID {
+			e.nodeByID[i] = -1
+		}
+		for id, n := range e.byID {
+			e.nodeByID[id] = n
+		}
+	}
+	return e.nodeByID
 }

@@ -120,32 +120,37 @@ func readHeader(r io.Reader, name string) (nodes, nmetrics int, err error) {
 	return int(n), int(m), nil
 }
 
-// readRows reads the values, row i holding context id i+1.
+// readRows reads the values, row i holding context id i+1, one row at a
+// time.
 func readRows(r io.Reader, name string, th, nodes int, e *experiment, cols []column, scale []float64) error {
 	nt := len(e.tree.Threads)
-	var buf [8]byte
+	node := e.nodeOfID()
+	row := make([]byte, 8*len(cols))
 	off := int64(metricDBHeader)
 	for id := 1; id <= nodes; id++ {
-		node, ok := e.byID[int64(id)]
+		if _, err := io.ReadFull(r, row); err != nil {
+			return &Error{Path: name, Offset: off, Err: ErrTruncated}
+		}
+		n := -1
+		if id < len(node) {
+			n = node[id]
+		}
 		for c, col := range cols {
-			if _, err := io.ReadFull(r, buf[:]); err != nil {
-				return &Error{Path: name, Offset: off, Err: ErrTruncated}
-			}
-			v := math.Float64frombits(binary.BigEndian.Uint64(buf[:]))
+			v := math.Float64frombits(binary.BigEndian.Uint64(row[8*c:]))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errorf(name, off, "context %d, metric-db column %d: value %v is not finite", id, c, v)
+				return errorf(name, off+int64(8*c), "context %d, metric-db column %d: value %v is not finite", id, c, v)
 			}
-			off += 8
-			if !ok {
+			if n < 0 {
 				continue
 			}
 			v *= scale[col.metric]
 			if col.incl {
-				e.tree.Incl[col.metric][node*nt+th] = v
+				e.tree.Incl[col.metric][n*nt+th] = v
 			} else {
-				e.tree.Excl[col.metric][node*nt+th] = v
+				e.tree.Excl[col.metric][n*nt+th] = v
 			}
 		}
+		off += int64(len(row))
 	}
 	return nil
 }
