@@ -73,6 +73,9 @@ func (r Reader) Read() (*drg.Trial, error) {
 		return nil, fmt.Errorf("cube: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, errorf(r.Path, "", -1, "a folder, not a .cubex file")
+	}
 	ms, err := members(f, r.Path)
 	if err != nil {
 		return nil, err
