@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -219,7 +220,10 @@ func summaryValues(t *testing.T, path string) map[int64]map[string]float64 {
 
 // TestAllgather reads the OSU allgather database (10 ranks × 2 threads, as
 // its 20 metric-db files name them). Hatchet's test asserts 3 node types
-// (PF, L, S here); its values are not in the shared data, so the
+// (PF, L, S here); its graph has a node per PF, L and S element (1474).
+// Its name, module and file counts (383, 9, 41) depend on its call-site
+// prefixes and file bookkeeping, which this reader does not copy, and are
+// not checked. Its values are not in the shared data, so the
 // independent checks are the database's own totals: for every context,
 // the sum over threads of its inclusive value equals the summed value
 // hpcprof wrote into experiment.xml (metric 2, "CPUTIME (usec):Sum (I)",
@@ -233,6 +237,16 @@ func TestAllgather(t *testing.T) {
 	}
 	if len(tree.Threads) != 20 {
 		t.Fatalf("%d threads, want 20", len(tree.Threads))
+	}
+	// Hatchet makes one node per PF, L and S element (C and nameless Pr
+	// make none; this file has no Pr): counted here in the file's text.
+	x, err := os.ReadFile(filepath.Join(dir, "experiment.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Count(string(x), "<PF ") + strings.Count(string(x), "<L ") + strings.Count(string(x), "<S ")
+	if strings.Contains(string(x), "<Pr ") || len(tree.Nodes) != want || want != 1474 {
+		t.Errorf("%d contexts, the file has %d PF, L and S elements (1474)", len(tree.Nodes), want)
 	}
 	groups := map[string]bool{}
 	for _, n := range tree.Nodes {
