@@ -3,6 +3,7 @@ package cube
 import (
 	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
@@ -208,6 +209,23 @@ func checkGenerated(t *testing.T, trial *drg.Trial) {
 	if r := trial.RegionIndex("MPI_Send"); r < 0 || len(trial.Regions[r].Groups) != 1 || trial.Regions[r].Groups[0] != "MPI" {
 		t.Errorf("MPI_Send region groups wrong: %+v", trial.Regions)
 	}
+}
+
+// TestGzipAnchor reads the hand-made file with anchor.xml gzip-compressed.
+func TestGzipAnchor(t *testing.T) {
+	ms := cubexMembers(binary.LittleEndian, false)
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(ms[6].data)
+	w.Close()
+	ms[6].data = z.Bytes()
+	p := filepath.Join(t.TempDir(), "gz.cubex")
+	writeTar(t, p, ms)
+	tr, err := Reader{Path: p}.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGenerated(t, tr)
 }
 
 // TestBadFiles refuses truncated and corrupted copies of the generated
