@@ -1,6 +1,7 @@
 package cct
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -17,17 +18,35 @@ func RegionName(name string) string {
 	return name
 }
 
+// MaxPathBytes bounds the total length of the callpath names of a tree:
+// a path names every ancestor, so a deep chain of contexts (a few MB of
+// input) could otherwise ask for gigabytes of names.
+const MaxPathBytes = 512 << 20
+
 // Paths returns the TAU callpath name of every node: the region names from
-// the root down, joined with " => ".
-func (t *Tree) Paths() []string {
-	paths := make([]string, len(t.Nodes))
+// the root down, joined with " => ". It fails, before building any name,
+// when the names together would exceed MaxPathBytes.
+func (t *Tree) Paths() ([]string, error) {
+	names := make([]string, len(t.Nodes))
+	size := make([]int, len(t.Nodes))
+	total := 0
 	for i, n := range t.Nodes {
-		paths[i] = RegionName(n.Name)
+		names[i] = RegionName(n.Name)
+		size[i] = len(names[i])
 		if n.Parent >= 0 {
-			paths[i] = paths[n.Parent] + drg.CallpathSeparator + paths[i]
+			size[i] += size[n.Parent] + len(drg.CallpathSeparator)
+		}
+		if total += size[i]; total > MaxPathBytes {
+			return nil, fmt.Errorf("the callpath names of the first %d of %d contexts would take more than %d bytes (the calling context tree is too deep for TAU's callpath names)", i+1, len(t.Nodes), MaxPathBytes)
 		}
 	}
-	return paths
+	paths := names
+	for i, n := range t.Nodes {
+		if n.Parent >= 0 {
+			paths[i] = paths[n.Parent] + drg.CallpathSeparator + names[i]
+		}
+	}
+	return paths, nil
 }
 
 // builder carries the state of Build.
@@ -66,7 +85,11 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 	for _, m := range t.Metrics {
 		b.Metric(m)
 	}
-	s := &builder{t: t, b: b, cols: make([]int, len(t.Threads)), paths: t.Paths(), children: t.Children(),
+	paths, err := t.Paths()
+	if err != nil {
+		return nil, err
+	}
+	s := &builder{t: t, b: b, cols: make([]int, len(t.Threads)), paths: paths, children: t.Children(),
 		subrs: make([]float64, len(t.Threads))}
 	for th, id := range t.Threads {
 		s.cols[th] = b.Column(id)
