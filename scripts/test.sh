@@ -33,7 +33,7 @@ go test -count=1 -timeout 60m "${pkgs[@]}"
 # Fuzzing, bounded (see docs/reliability.md): every fuzz target runs
 # TAUDB_FUZZEXECS inputs (default 20000) on top of its seed corpus and the
 # crashers kept under testdata/fuzz, one target at a time on one worker;
-# 7 targets, about 2 minutes with compilation. The budget is a count, not a
+# 9 targets, about 2.5 minutes with compilation. The budget is a count, not a
 # duration: with a duration Go's fuzz coordinator can report "context
 # deadline exceeded" when the time runs out mid-input (golang/go#75804),
 # failing CI without any crasher. TAUDB_FUZZEXECS=0 skips the step; it runs
@@ -42,6 +42,7 @@ fuzzexecs=${TAUDB_FUZZEXECS:-20000}
 if [ "$#" -eq 0 ] && [ "$fuzzexecs" != "0" ]; then
   for target in ./drg/profile:FuzzParse ./drg/ppk:FuzzDecode ./drg/snapshot:FuzzDecode \
       ./drg/caliper:FuzzDecode ./drg/gprof:FuzzDecode \
+      ./drg/hpctoolkit:FuzzDatabase ./drg/cube:FuzzCubex \
       ./metrics:FuzzCompile ./overhead:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
     echo "test: fuzzing ${target#*:} in ${target%%:*} for $fuzzexecs inputs" >&2
     go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -parallel 1 "${target%%:*}"

@@ -42,7 +42,8 @@ func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
 }
 
 // formatOfSource gives the drg source format of a TAUdb data_source id:
-// 0 ppk, 1 TAU profiles, 5 gprof, 10 TAU snapshot XML, and 2, which TAU's
+// 0 ppk, 1 TAU profiles, 5 gprof, 8 CUBE, 9 HPCToolkit, 10 TAU snapshot
+// XML, and 2, which TAU's
 // own loader writes for XML (although the data_source table calls 2
 // DynaProf).
 func formatOfSource(ds int) string {
@@ -55,6 +56,10 @@ func formatOfSource(ds int) string {
 		return "snapshot"
 	case 5:
 		return "gprof"
+	case 8:
+		return "cube"
+	case 9:
+		return "hpctoolkit"
 	}
 	return ""
 }

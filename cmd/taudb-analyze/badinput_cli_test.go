@@ -134,13 +134,13 @@ func badInputs(t *testing.T) []badInput {
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:0: empty file`},
 		{name: "empty folder", setup: func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, "p")) },
 			args: []string{"load", "DIR/p"}, code: 1,
-			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder`},
+			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T), snapshot files or HPCToolkit database in this folder`},
 		{name: "symlink loop in the folder", setup: func(t *testing.T, dir string) {
 			mkdir(t, filepath.Join(dir, "p", "MULTI__TIME"))
 			symlink(t, "..", filepath.Join(dir, "p", "MULTI__TIME", "up"))
 			symlink(t, "self", filepath.Join(dir, "p", "self"))
 		}, args: []string{"load", "DIR/p"}, code: 1,
-			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder`},
+			stderr: `taudb-analyze: load DIR/p: DIR/p: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T), snapshot files or HPCToolkit database in this folder`},
 		{name: "path is a symlink loop", setup: func(t *testing.T, dir string) {
 			symlink(t, "b", filepath.Join(dir, "a"))
 			symlink(t, "a", filepath.Join(dir, "b"))

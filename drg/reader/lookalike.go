@@ -14,7 +14,6 @@ var lookalikes = []struct {
 	{[]byte("events: "), "this looks like raw callgrind output; convert it with gprof2dot (`gprof2dot -f callgrind FILE > FILE.dot`) and read the DOT file"},
 	{[]byte("PERFILE2"), "this is a Linux perf.data file; perf is not supported"},
 	{[]byte(`"traceEvents"`), "this is a Chrome trace (JSON trace events); traces are not supported"},
-	{[]byte("<HPCToolkitExperiment"), "this is an HPCToolkit experiment.xml; give its database folder"},
 	{[]byte("%PDF"), "this is a PDF document, not a profile"},
 }
 

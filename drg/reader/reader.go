@@ -12,21 +12,26 @@ import (
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/caliper"
+	"github.com/taudb-analyze/taudb-analyze/drg/cube"
 	"github.com/taudb-analyze/taudb-analyze/drg/gprof"
+	"github.com/taudb-analyze/taudb-analyze/drg/hpctoolkit"
 	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
 	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/drg/snapshot"
 )
 
 // Formats lists the names accepted by Read's format argument.
-var Formats = []string{"profile", "ppk", "snapshot", "caliper", "gprof"}
+var Formats = []string{"profile", "ppk", "snapshot", "caliper", "gprof", "hpctoolkit", "cube"}
 
 // Read reads the trial at path. format is "" to detect it, or one of
 // Formats: "profile" (a directory of profile.N.C.T files, MULTI__ folders,
 // or one such file), "ppk" (a ParaProf packed profile, gzip or not) or
 // "snapshot" (TAU merged or snapshot XML, gzip or not, or a directory of
 // snapshot.N.C.T files), "caliper" (a Caliper .cali file or cali-query
-// JSON) or "gprof" (gprof's text output or a gprof2dot DOT graph).
+// JSON), "gprof" (gprof's text output or a gprof2dot DOT graph),
+// "hpctoolkit" (an HPCToolkit database folder of experiment.xml and
+// metric-db files, or its experiment.xml, or a 2022+ meta.db/profile.db
+// database) or "cube" (a Score-P CUBE4 .cubex).
 func Read(path, format string) (*drg.Trial, error) {
 	if format == "" {
 		var err error
@@ -45,6 +50,10 @@ func Read(path, format string) (*drg.Trial, error) {
 		return caliper.Reader{Path: path}.Read()
 	case "gprof":
 		return gprof.Reader{Path: path}.Read()
+	case hpctoolkit.Format:
+		return hpctoolkit.Reader{Path: path}.Read()
+	case cube.Format:
+		return cube.Reader{Path: path}.Read()
 	}
 	return nil, fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
@@ -62,7 +71,10 @@ func Detect(path string) (string, error) {
 		if m, _ := filepath.Glob(filepath.Join(path, "snapshot.*")); len(m) > 0 {
 			return "snapshot", nil
 		}
-		return "", fmt.Errorf("%s: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T) or snapshot files in this folder", path)
+		if hpctoolkit.Detect(path) {
+			return hpctoolkit.Format, nil
+		}
+		return "", fmt.Errorf("%s: no TAU profile files (profile.N.C.T, MULTI__*/profile.N.C.T), snapshot files or HPCToolkit database in this folder", path)
 	}
 	if profile.Detect(path) {
 		return "profile", nil
@@ -72,6 +84,10 @@ func Detect(path string) (string, error) {
 		return "", err
 	}
 	switch {
+	case hpctoolkit.DetectHead(head):
+		return hpctoolkit.Format, nil
+	case cube.DetectHead(head) || cube.Detect(path):
+		return cube.Format, nil
 	case ppk.Detect(head):
 		return "ppk", nil
 	case snapshot.Detect(head):
@@ -84,7 +100,7 @@ func Detect(path string) (string, error) {
 	if what := lookalike(head); what != "" {
 		return "", fmt.Errorf("%s: %s", path, what)
 	}
-	return "", fmt.Errorf("%s: not a trial this tool reads (TAU profile folder, .ppk, TAU XML, Caliper .cali or JSON, gprof or gprof2dot output)", path)
+	return "", fmt.Errorf("%s: not a trial this tool reads (TAU profile folder, .ppk, TAU XML, Caliper .cali or JSON, gprof or gprof2dot output, HPCToolkit database, Score-P .cubex)", path)
 }
 
 // sniff returns the first bytes of a file, decompressed if it is gzip.

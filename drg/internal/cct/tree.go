@@ -1,0 +1,122 @@
+// Package cct holds a calling context tree as profilers other than TAU
+// write it (HPCToolkit, Score-P CUBE): nodes with a parent, per thread and
+// metric an inclusive and an exclusive value, and optionally visit counts.
+// Build turns it into a drg.Trial the way TAU's model needs it: one
+// callpath node per distinct path of names, and one flat node per region
+// name that aggregates every context of the region without counting a
+// value twice.
+package cct
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// Tree is a calling context tree with its values. Nodes are added parents
+// first (a node's parent has a smaller index), then Alloc sizes the value
+// columns, which are indexed node*len(Threads)+thread.
+type Tree struct {
+	// Threads lists the threads; their order is the column order.
+	Threads []drg.ThreadID
+	// Metrics lists the metric names, parallel to Incl and Excl.
+	Metrics []string
+	// Nodes lists the contexts, parents before children.
+	Nodes []Node
+	// Incl and Excl hold each metric's inclusive and exclusive values.
+	Incl, Excl [][]float64
+	// Calls holds visit counts (nil when the format has none).
+	Calls []float64
+}
+
+// Node is one calling context.
+type Node struct {
+	// ID is the format's own id of the context (HPCToolkit's node id,
+	// CUBE's cnode id).
+	ID int64
+	// Parent is the index of the parent node, or -1 for a root.
+	Parent int
+	// Name is the region name (the procedure, loop or statement).
+	Name string
+	// Group is the TAU group given to the region ("" for none).
+	Group string
+}
+
+// AddNode appends a node and returns its index. parent must be -1 or the
+// index of a node added before.
+func (t *Tree) AddNode(id int64, parent int, name, group string) (int, error) {
+	if parent < -1 || parent >= len(t.Nodes) {
+		return 0, fmt.Errorf("context %d: parent %d is not a context read before it", id, parent)
+	}
+	t.Nodes = append(t.Nodes, Node{ID: id, Parent: parent, Name: name, Group: group})
+	return len(t.Nodes) - 1, nil
+}
+
+// Alloc sizes the value columns for the nodes and metrics present (zeros),
+// with a calls column when calls is true.
+func (t *Tree) Alloc(calls bool) {
+	n := len(t.Nodes) * len(t.Threads)
+	t.Incl = make([][]float64, len(t.Metrics))
+	t.Excl = make([][]float64, len(t.Metrics))
+	for m := range t.Metrics {
+		t.Incl[m] = make([]float64, n)
+		t.Excl[m] = make([]float64, n)
+	}
+	if calls {
+		t.Calls = make([]float64, n)
+	}
+}
+
+// DeriveInclusive sets metric m's inclusive values from its exclusive ones:
+// incl(n) = excl(n) + Σ incl(c) over the children c of n.
+func (t *Tree) DeriveInclusive(m int) {
+	nt := len(t.Threads)
+	in, ex := t.Incl[m], t.Excl[m]
+	copy(in, ex)
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		p := t.Nodes[i].Parent
+		if p < 0 {
+			continue
+		}
+		for th := 0; th < nt; th++ {
+			in[p*nt+th] += in[i*nt+th]
+		}
+	}
+}
+
+// DeriveExclusive sets metric m's exclusive values from its inclusive ones:
+// excl(n) = incl(n) − Σ incl(c) over the children c of n. A difference
+// below zero by at most 1e-9 of incl(n) (rounding, as when values in
+// seconds are scaled to microseconds) is set to 0; larger negative
+// differences are kept for the builder to report.
+func (t *Tree) DeriveExclusive(m int) {
+	nt := len(t.Threads)
+	in, ex := t.Incl[m], t.Excl[m]
+	copy(ex, in)
+	for i := range t.Nodes {
+		p := t.Nodes[i].Parent
+		if p < 0 {
+			continue
+		}
+		for th := 0; th < nt; th++ {
+			ex[p*nt+th] -= in[i*nt+th]
+		}
+	}
+	for c, v := range ex {
+		if v < 0 && -v <= 1e-9*math.Max(math.Abs(in[c]), 1) {
+			ex[c] = 0
+		}
+	}
+}
+
+// Children returns the children of every node, in node order.
+func (t *Tree) Children() [][]int {
+	ch := make([][]int, len(t.Nodes))
+	for i, n := range t.Nodes {
+		if n.Parent >= 0 {
+			ch[n.Parent] = append(ch[n.Parent], i)
+		}
+	}
+	return ch
+}
