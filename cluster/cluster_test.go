@@ -229,7 +229,7 @@ func TestPlantedTablesAndParams(t *testing.T) {
 		"method": "K Means", "method_name": "kmeans", "normalization": "None", "dimension_reduction": "None",
 		"k": "auto", "max_k": "10", "auto_k": "silhouette", "seed": "0", "value": "exclusive",
 		"restarts": "adaptive (at least 10, until 10 in a row improve nothing, at most 200)",
-		"metric": "TIME", "callpath": "false", "silhouette_sample": "2000", "max_iter": "100",
+		"metric":   "TIME", "callpath": "false", "silhouette_sample": "2000", "max_iter": "100",
 	}
 	for k, v := range want {
 		if r.Params[k] != v {
