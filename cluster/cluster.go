@@ -33,6 +33,23 @@ const (
 	AutoGap = "gap"
 )
 
+// The default preprocessing, chosen so that the clusters follow the
+// program's behaviour rather than its largest raw numbers. With raw values
+// the regions of largest absolute spread decide alone, and across ranks
+// that is often launch skew in MPI_Init or a wait, not the work each rank
+// does; the z-score (each region centred and divided by its standard
+// deviation over the threads) gives every region's variation the same
+// say, so a split that shows in many regions (PP against PME ranks, a
+// master thread against workers) wins. Equal say would let the noise of
+// tiny regions count as much as the main computation, so the regions
+// holding less than DefaultX percent of the total are left out first
+// (PerfExplorer's "Over X Percent"). Options.Normalization = "none" and
+// Options.Reduction = "none" give the raw values.
+const (
+	DefaultNormalization = "zscore"
+	DefaultReduction     = "over"
+)
+
 // DefaultX is the threshold of the "Over X Percent" reduction when
 // Options.X is 0.
 const DefaultX = 1.0
@@ -54,10 +71,10 @@ type Options struct {
 	// at most n−1 for the silhouette).
 	MaxK int
 	// Normalization is one of the Norm constants or a short name (see
-	// ParseNormalization); default None.
+	// ParseNormalization); "" selects DefaultNormalization (z-score).
 	Normalization string
 	// Reduction is one of the Reduce constants or a short name (see
-	// ParseReduction); default None.
+	// ParseReduction); "" selects DefaultReduction (Over X Percent).
 	Reduction string
 	// X is the percentage of ReduceOverX (default DefaultX = 1.0).
 	X float64
@@ -70,7 +87,8 @@ type Options struct {
 	// Seed seeds every random choice (see NewRand); the default 0 is a
 	// seed like any other.
 	Seed uint64
-	// Restarts is the number of k-means runs (default DefaultRestarts).
+	// Restarts is the number of k-means runs; 0 (the default) restarts
+	// adaptively (see RestartPatience).
 	Restarts int
 	// GapB is the number of reference sets of the gap statistic (default
 	// DefaultGapB).
@@ -134,8 +152,9 @@ func shortMethod(m string) string {
 //     of the normalized value over the clustered threads (noise left out),
 //     SS_between = Σ_c n_c (μ_c − μ)², SS_total = Σ_t (x_t − μ)²; largest
 //     first (NaN, a constant region, last).
-//   - "k" (automatic k): k, silhouette, gap, s_k, log_w, ref_log_w (gap
-//     columns NaN unless AutoK is gap; k = 1 appears with gap only).
+//   - "k" (automatic k): k, silhouette, and with AutoK = gap also gap,
+//     s_k, log_w, ref_log_w (k = 1 appears with gap only, its silhouette
+//     NaN: undefined for one cluster).
 //   - "dendrogram" (hierarchical): step, a, b, height, size (see Merge).
 //   - "quality": k, mean_silhouette, within_ss (W_k), noise.
 func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
@@ -143,11 +162,11 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	normName, err := ParseNormalization(opt.Normalization)
+	normName, err := ParseNormalization(cmpS(opt.Normalization, DefaultNormalization))
 	if err != nil {
 		return nil, err
 	}
-	red, err := ParseReduction(opt.Reduction)
+	red, err := ParseReduction(cmpS(opt.Reduction, DefaultReduction))
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +187,7 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	restarts := cmp0(opt.Restarts, DefaultRestarts)
+	restarts := opt.Restarts
 	maxK := cmp0(opt.MaxK, DefaultMaxK)
 	gapB := cmp0(opt.GapB, DefaultGapB)
 	minPts := cmp0(opt.MinPts, DefaultMinPts)
@@ -222,11 +241,17 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	switch red {
 	case ReduceOverX:
 		keep := OverX(fs.Data, x)
-		if len(keep) == 0 {
+		switch {
+		case len(keep) < 2 && opt.Reduction == "" && fs.Data.D >= 2:
+			// The default reduction, when it would leave nothing to compare.
+			p["dimension_reduction"] = ReduceNone
+			res.Findf("Fewer than two regions hold %g%% of the total: every region is clustered.", x)
+		case len(keep) == 0:
 			return nil, fmt.Errorf("cluster: no region is above %g%% of the total", x)
+		default:
+			work = Columns(norm, keep)
+			res.Findf("Over %g percent: %d of %d regions kept.", x, len(keep), fs.Data.D)
 		}
-		work = Columns(norm, keep)
-		res.Findf("Over %g percent: %d of %d regions kept.", x, len(keep), fs.Data.D)
 	case ReducePCA:
 		pc, err := PrincipalComponents(norm, opt.PCAComponents, pcaVar)
 		if err != nil {
@@ -262,6 +287,9 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 		var merges []Merge
 		if method == MethodKMeans {
 			p["restarts"] = strconv.Itoa(restarts)
+			if restarts == 0 {
+				p["restarts"] = fmt.Sprintf("adaptive (at least %d, until %d in a row improve nothing, at most %d)", DefaultRestarts, RestartPatience, MaxRestarts)
+			}
 			p["max_iter"] = strconv.Itoa(DefaultMaxIter)
 		} else {
 			p["linkage"] = "average"
@@ -310,13 +338,16 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 				gapLabels = l
 			}
 		}
-		kt := analysis.Table{Name: "k", Title: "Automatic k: mean silhouette of the k-clustering; gap statistic Gap(k) = E*[log W_k] − log W_k with s_k = sd_k·sqrt(1+1/B), reference sets uniform over the bounding box of the clustered vectors"}
+		kt := analysis.Table{Name: "k", Title: "Automatic k: mean silhouette of the k-clustering"}
 		kt.AddNum("k", "", ks)
 		kt.AddNum("silhouette", "", sils)
-		kt.AddNum("gap", "", gaps)
-		kt.AddNum("s_k", "", ss)
-		kt.AddNum("log_w", "", lw)
-		kt.AddNum("ref_log_w", "", rlw)
+		if autoK == AutoGap { // the gap columns exist only when the gap statistic ran
+			kt.Title += "; gap statistic Gap(k) = E*[log W_k] − log W_k with s_k = sd_k·sqrt(1+1/B), reference sets uniform over the bounding box of the clustered vectors"
+			kt.AddNum("gap", "", gaps)
+			kt.AddNum("s_k", "", ss)
+			kt.AddNum("log_w", "", lw)
+			kt.AddNum("ref_log_w", "", rlw)
+		}
 		ktab = &kt
 		if autoK == AutoGap {
 			k = gap.K
@@ -596,3 +627,11 @@ func cmp0(v, def int) int {
 
 // ftoa formats a parameter value.
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// cmpS returns s, or def when s is empty.
+func cmpS(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}

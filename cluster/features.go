@@ -11,6 +11,8 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"path"
+	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -54,6 +56,58 @@ type FeatureOptions struct {
 	// once (this matters for the "Percentage of Total" normalization and
 	// the "Over X Percent" reduction, which use such sums).
 	Callpath bool
+	// Regions, when not empty, keeps only the dimensions whose name matches
+	// one of these patterns; Exclude drops those that match one of its
+	// patterns. A pattern is a shell glob (path.Match: * ? [...]) matched
+	// against the full name and against the name without TAU's source
+	// location and parameters ("MPI_*", "*solve*", "compute*").
+	Regions, Exclude []string
+}
+
+// selected reports whether a dimension named name passes the Regions and
+// Exclude patterns.
+func (o FeatureOptions) selected(name string) bool {
+	match := func(pats []string) bool {
+		short := shortRegion(name)
+		for _, p := range pats {
+			if ok, _ := path.Match(p, name); ok {
+				return true
+			}
+			if ok, _ := path.Match(p, short); ok {
+				return true
+			}
+		}
+		return false
+	}
+	if len(o.Regions) > 0 && !match(o.Regions) {
+		return false
+	}
+	return !match(o.Exclude)
+}
+
+// shortRegion drops TAU's " [{file} {l,c}]" suffix and a C/C++ return type
+// and parameter list: "void compute(int) C [{a.c} {3,1}]" → "compute".
+func shortRegion(name string) string {
+	if i := strings.Index(name, " [{"); i >= 0 {
+		name = name[:i]
+	}
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+		if j := strings.LastIndexAny(name, " *&"); j >= 0 {
+			name = name[j+1:]
+		}
+	}
+	return strings.TrimSpace(name)
+}
+
+// checkPatterns refuses a malformed glob.
+func (o FeatureOptions) checkPatterns() error {
+	for _, p := range append(append([]string(nil), o.Regions...), o.Exclude...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("cluster: region pattern %q: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // FeatureSet is the thread × region matrix clustering works on.
@@ -91,6 +145,9 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 		}
 		metric = trials[0].Metrics[m].Name
 	}
+	if err := opt.checkPatterns(); err != nil {
+		return nil, err
+	}
 	fs := &FeatureSet{Metric: metric, Inclusive: opt.Inclusive}
 	col := map[string]int{}
 	type tnodes struct{ nodes, cols []int }
@@ -99,10 +156,15 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 		if t.MetricIndex(metric) < 0 {
 			return nil, fmt.Errorf("cluster: trial %q has no metric %q", t.Name, metric)
 		}
-		nodes := t.Flat()
+		var nodes []int
+		for _, nd := range t.Flat() {
+			if opt.selected(t.Nodes[nd].Name) {
+				nodes = append(nodes, nd)
+			}
+		}
 		if opt.Callpath {
 			for i, n := range t.Nodes {
-				if n.Parent >= 0 && !n.Derived {
+				if n.Parent >= 0 && !n.Derived && opt.selected(n.Name) {
 					nodes = append(nodes, i)
 				}
 			}
@@ -119,6 +181,9 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 			cols[j] = c
 		}
 		per[ti] = tnodes{nodes, cols}
+	}
+	if len(fs.Regions) == 0 && (len(opt.Regions) > 0 || len(opt.Exclude) > 0) {
+		return nil, fmt.Errorf("cluster: no region matches the patterns (regions %q, exclude %q)", opt.Regions, opt.Exclude)
 	}
 	d := len(fs.Regions)
 	if d == 0 {

@@ -8,8 +8,19 @@ import (
 )
 
 // DefaultRestarts is the number of k-means runs (each from its own k-means++
-// seeding) when Options.Restarts is 0; the run with the smallest W_k wins.
+// seeding) that KMeans makes at least when its restarts argument is 0
+// (adaptive); the run with the smallest W_k wins.
 const DefaultRestarts = 10
+
+// Adaptive restarts (KMeans with restarts = 0): after DefaultRestarts runs,
+// KMeans goes on while one of the last RestartPatience runs improved the
+// best W_k by more than a relative 1e-12, and stops at MaxRestarts. A
+// partition whose basin k-means++ seldom finds is thus searched for longer
+// than an easy one, instead of a fixed count stopping at a local optimum.
+const (
+	RestartPatience = 10
+	MaxRestarts     = 200
+)
 
 // DefaultMaxIter bounds the Lloyd iterations of one k-means run.
 const DefaultMaxIter = 100
@@ -65,8 +76,9 @@ type KMeansResult struct {
 // centroids move by no more than the Tolerance, or maxIter iterations
 // (maxIter ≤ 0 means DefaultMaxIter). Rows are assigned with Hamerly's
 // (2010) bounds, which give plain Lloyd's assignments up to exact ties.
-// The algorithm is started restarts times (at least 1) from k-means++
-// seedings (Arthur & Vassilvitskii 2007: the first centre uniformly, each
+// Each run's partition is then refined by Hartigan's single-point moves
+// (see hartigan), which only lower W_k. The algorithm is started restarts times (restarts = 0: adaptively, see
+// RestartPatience) from k-means++ seedings (Arthur & Vassilvitskii 2007: the first centre uniformly, each
 // next one a row drawn with probability D(x)² / Σ D(x)², D the distance to
 // the nearest centre chosen so far), keeping the run of smallest W_k. A
 // cluster that becomes empty is given the row farthest from its centroid.
@@ -75,16 +87,26 @@ type KMeansResult struct {
 // depends only on m, k, restarts, maxIter and the state of rng.
 func KMeans(m Matrix, k, restarts, maxIter int, rng *rand.Rand) KMeansResult {
 	k = max(1, min(k, m.N))
-	restarts = max(restarts, 1)
+	adaptive := restarts <= 0
 	if maxIter <= 0 {
 		maxIter = DefaultMaxIter
 	}
 	tol := Tolerance * meanVariance(m)
 	var best KMeansResult
 	best.W = math.Inf(1)
-	for r := 0; r < restarts; r++ {
-		res := lloyd(m, seedPlusPlus(m, k, rng), maxIter, tol)
+	improved := 0 // the run that last improved the best W_k
+	for r := 0; ; r++ {
+		if adaptive && (r >= MaxRestarts || (r >= DefaultRestarts && r-improved >= RestartPatience)) {
+			break
+		}
+		if !adaptive && r >= restarts {
+			break
+		}
+		res := hartigan(m, lloyd(m, seedPlusPlus(m, k, rng), maxIter, tol))
 		if res.W < best.W {
+			if res.W < best.W*(1-1e-12) {
+				improved = r
+			}
 			best = res
 		}
 	}

@@ -33,7 +33,7 @@ func TestClusterAcrossTrials(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Params["method"] != "K Means" || doc.Params["normalization"] != "None" {
+	if doc.Params["method"] != "K Means" || doc.Params["normalization"] != "Z-Score" || doc.Params["dimension_reduction"] != "Over X Percent" {
 		t.Errorf("params %v", doc.Params)
 	}
 	per := map[string]int{}

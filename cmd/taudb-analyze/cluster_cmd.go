@@ -24,13 +24,26 @@ exclusive values (--inclusive: inclusive) of the metric; across trials
 regions are aligned by name and every thread keeps its trial's name; a
 region a thread did not run counts as 0.
 
-  --normalize   none, percent (PerfExplorer's "Percentage of Total"), range
-                ("Range of Total": each region scaled to [0,1]), zscore
-  --reduce      none, over (keep regions above --x percent of the total,
-                PerfExplorer's "Over X Percent"), pca (--pca N components,
-                or enough for 90% of the variance)
-  --method      kmeans (k-means++ seeding, --restarts runs, --seed),
-                hierarchical (average linkage), dbscan (--eps, --min-pts)
+  --normalize   zscore (the default), none, percent (PerfExplorer's
+                "Percentage of Total"), range ("Range of Total": each region
+                scaled to [0,1])
+  --reduce      over (the default: keep regions holding --x percent of the
+                total or more, PerfExplorer's "Over X Percent"), none, pca
+                (--pca N components, or enough for 90% of the variance)
+  --regions     cluster on the regions matching these globs only; --exclude
+                leaves out those matching its globs (MPI_Init*, *solve*)
+  --method      kmeans (k-means++ seeding, Lloyd then Hartigan's moves,
+                --restarts runs or adaptive, --seed), hierarchical (average
+                linkage), dbscan (--eps, --min-pts)
+
+Why z-score over the regions holding 1% or more: on raw values the regions
+of largest absolute spread decide alone, and across ranks that is often
+launch skew in MPI_Init or a wait rather than the work each rank does; the
+z-score gives every region's variation the same say, so a split that shows
+in many regions (PP against PME ranks, a master against its workers) wins,
+and leaving out the regions below 1% keeps their noise from counting as
+much as the main computation. --normalize none --reduce none clusters the
+raw values.
   -k K          the number of clusters; without it k is chosen over
                 2..--max-k by the silhouette (--auto silhouette) or the gap
                 statistic (--auto gap), and the score of every k is listed
@@ -82,12 +95,14 @@ as PNG image and thumbnail rows of analysis_result.
 	cmd.Flags().IntVarP(&opt.K, "k", "k", 0, "number of clusters (default: chosen automatically)")
 	cmd.Flags().IntVar(&opt.MaxK, "max-k", 10, "largest k tried automatically")
 	cmd.Flags().StringVar(&opt.AutoK, "auto", "silhouette", "how k is chosen: silhouette or gap")
-	cmd.Flags().StringVar(&opt.Normalization, "normalize", "none", "none, percent, range or zscore")
-	cmd.Flags().StringVar(&opt.Reduction, "reduce", "none", "none, over (Over X Percent) or pca")
+	cmd.Flags().StringVar(&opt.Normalization, "normalize", cluster.DefaultNormalization, "zscore (default: every region's variation counts alike), none (raw values), percent or range")
+	cmd.Flags().StringVar(&opt.Reduction, "reduce", cluster.DefaultReduction, "over (default: regions holding --x percent or more), none or pca")
+	cmd.Flags().StringSliceVar(&opt.Regions, "regions", nil, "cluster on these regions only: globs on the full or short name, comma-separated (MPI_*,*solve*)")
+	cmd.Flags().StringSliceVar(&opt.Exclude, "exclude", nil, "leave these regions out: globs as for --regions (MPI_Init*)")
 	cmd.Flags().Float64Var(&opt.X, "x", 1.0, "the X of --reduce over")
 	cmd.Flags().IntVar(&opt.PCAComponents, "pca", 0, "principal components kept by --reduce pca (0: 90% of the variance)")
 	cmd.Flags().Uint64Var(&opt.Seed, "seed", 1, "random seed (results reproduce for the same seed)")
-	cmd.Flags().IntVar(&opt.Restarts, "restarts", 10, "k-means runs")
+	cmd.Flags().IntVar(&opt.Restarts, "restarts", 0, "k-means runs (0: adaptive, at least 10, until 10 in a row improve nothing, at most 200)")
 	cmd.Flags().Float64Var(&opt.Eps, "eps", 0, "DBSCAN radius (0: the knee of the k-distance graph)")
 	cmd.Flags().IntVar(&opt.MinPts, "min-pts", 4, "DBSCAN minPts")
 	return cmd
