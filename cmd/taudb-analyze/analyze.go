@@ -71,7 +71,7 @@ func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTr
 // stores the result unless --no-save and prints it.
 func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, fn func(ts []*drg.Trial) (*analysis.Result, error)) error {
 	ctx := cmd.Context()
-	db, err := a.openDB(ctx, true)
+	db, err := a.openFor(ctx, !f.noSave)
 	if err != nil {
 		return err
 	}
@@ -138,6 +138,9 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 	case "json":
 		return res.WriteJSON(a.out)
 	case "csv":
+		if len(res.Tables) == 0 {
+			return fmt.Errorf("the %s result has no table of numbers to print as CSV", res.Analysis)
+		}
 		t := &res.Tables[0]
 		if tableName != "" {
 			if t = res.Table(tableName); t == nil {
@@ -410,7 +413,7 @@ that TAU's tools and the compatibility views see it like a measured one.
 			if !list && (opt.Name == "" || opt.Expr == "") {
 				return usagef("ratio needs --name NAME and --expr EXPR (or --list)")
 			}
-			db, err := a.openDB(ctx, true)
+			db, err := a.openFor(ctx, saveMetric || !f.noSave)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,216 @@
+package storetest
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TAUTrial is a small trial for TAUFill: one metric, Threads real threads
+// (node i, context 0, thread 0), and regions in the order given.
+type TAUTrial struct {
+	Name, Application, Experiment string
+	Metric                        string
+	Threads                       int
+	Regions                       []TAURegion
+}
+
+// TAURegion is one profile entry: a flat name "f" or a callpath "A => f",
+// with one value per thread. A thread whose Calls is 0 has no record of it
+// (TAU's profiles never hold calls == 0 lines, and its loader skips them).
+type TAURegion struct {
+	Name, Group              string
+	Incl, Excl, Calls, Subrs []float64
+}
+
+// tauDerived are the derived threads in the order TAU's loader writes
+// their thread rows.
+var tauDerived = []int{-1, -3, -2, -5, -4, -6, -7}
+
+// TAUStat returns derived thread code's statistic of xs as TAU's Java
+// loader computes it (formats/taudb-mapping.md §4): over the k values of
+// the threads with a record (present), N = len(xs) for −6 and −7, with
+// TAU's one-pass standard deviation √|Σx²/n − (Σx/n)²|.
+func TAUStat(code int, xs []float64, present []bool) float64 {
+	var sum, sq, mn, mx float64
+	k := 0
+	mn = math.Inf(1)
+	for i, x := range xs {
+		if !present[i] {
+			continue
+		}
+		k++
+		sum += x
+		sq += x * x
+		mn = math.Min(mn, x)
+		mx = math.Max(mx, x)
+	}
+	n := float64(len(xs))
+	switch code {
+	case -1:
+		return sum / float64(k)
+	case -2:
+		return sum
+	case -3:
+		if k <= 1 {
+			return 0
+		}
+		m := sum / float64(k)
+		return math.Sqrt(math.Abs(sq/float64(k) - m*m))
+	case -4:
+		if k == 0 {
+			return 0
+		}
+		return mn
+	case -5:
+		return math.Max(0, mx)
+	case -6:
+		return sum / n
+	case -7:
+		m := sum / n
+		return math.Sqrt(math.Abs(sq/n - m*m))
+	}
+	panic("TAUStat: bad code")
+}
+
+// TAUFill writes tr into the TAU-only schema of conn (TAUSchemaPostgres) the
+// way TAU's taudb_loadtrial does (formats/taudb-mapping.md §2, §4, §5),
+// including what it leaves out: no timer_call_data row for a thread
+// without a record, a derived thread's row only where that thread's calls
+// statistic is > 0 (so no STDDEV rows where all threads made the same
+// number of calls), calls truncated to integers, the STDDEV rows'
+// exclusive percentage own/mean without ×100 (NaN for 0/0), no
+// sum_exclusive_squared, and no row in any taudb-analyze table. It returns
+// the trial's id.
+func TAUFill(t testing.TB, conn *pgx.Conn, tr TAUTrial) int64 {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	id := func(sql string, args ...any) int64 {
+		t.Helper()
+		var v int64
+		if err := tx.QueryRow(ctx, sql, args...).Scan(&v); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return v
+	}
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if _, err := tx.Exec(ctx, sql, args...); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	n := tr.Threads
+	trial := id(`INSERT INTO trial (name, data_source, node_count, contexts_per_node, threads_per_context, total_threads)
+VALUES ($1, 1, $2, 1, 1, $2) RETURNING id`, tr.Name, n)
+	metric := id(`INSERT INTO metric (trial, name, derived) VALUES ($1, $2, false) RETURNING id`, trial, tr.Metric)
+	var flat []string
+	for _, r := range tr.Regions {
+		if !strings.Contains(r.Name, "=>") {
+			flat = append(flat, r.Name)
+		}
+	}
+	sort.Strings(flat)
+	timers := map[string]int64{}
+	groups := map[string]string{}
+	for _, r := range tr.Regions {
+		groups[r.Name] = r.Group
+	}
+	for _, f := range flat {
+		timers[f] = id(`INSERT INTO timer (trial, name, short_name, line_number, line_number_end, column_number, column_number_end)
+VALUES ($1, $2, $2, 0, 0, 0, 0) RETURNING id`, trial, f)
+		exec(`INSERT INTO timer_group (timer, group_name) VALUES ($1, $2)`, timers[f], groups[f])
+	}
+	threads := make([]int64, n)
+	for i := range threads {
+		threads[i] = id(`INSERT INTO thread (trial, node_rank, context_rank, thread_rank, thread_index) VALUES ($1, $2, 0, 0, $2) RETURNING id`, trial, i)
+	}
+	derived := map[int]int64{}
+	for _, c := range tauDerived {
+		derived[c] = id(`INSERT INTO thread (trial, node_rank, context_rank, thread_rank, thread_index) VALUES ($1, $2, $2, $2, $2) RETURNING id`, trial, c)
+	}
+	paths := map[string]int64{}
+	for _, r := range tr.Regions {
+		parts := strings.Split(r.Name, " => ")
+		var parent any
+		if len(parts) > 1 {
+			parent = paths[strings.Join(parts[:len(parts)-1], " => ")]
+		}
+		paths[r.Name] = id(`INSERT INTO timer_callpath (timer, parent) VALUES ($1, $2) RETURNING id`, timers[parts[len(parts)-1]], parent)
+	}
+	fillValues(t, tr, func(cp string, thread int64, calls, subrs, incl, excl, inclPct, exclPct float64) {
+		tcd := id(`INSERT INTO timer_call_data (timer_callpath, thread, calls, subroutines) VALUES ($1, $2, $3, $4) RETURNING id`,
+			paths[cp], thread, int64(calls), int64(subrs))
+		exec(`INSERT INTO timer_value (timer_call_data, metric, inclusive_value, exclusive_value, inclusive_percent, exclusive_percent)
+VALUES ($1, $2, $3, $4, $5, $6)`, tcd, metric, incl, excl, inclPct, exclPct)
+	}, threads, derived)
+	for k, v := range map[string]string{"Application": tr.Application, "Experiment": tr.Experiment} {
+		if v != "" {
+			exec(`INSERT INTO primary_metadata (trial, name, value) VALUES ($1, $2, $3)`, trial, k, v)
+		}
+	}
+	exec(`INSERT INTO primary_metadata (trial, name, value) VALUES ($1, 'File Type Name', 'Tau profiles')`, trial)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return trial
+}
+
+// fillValues calls row for every timer_call_data row TAU's loader writes:
+// the real threads' records, then each derived thread's rows where its
+// calls statistic is > 0, with TAU's percentages (§5).
+func fillValues(t testing.TB, tr TAUTrial, row func(cp string, thread int64, calls, subrs, incl, excl, inclPct, exclPct float64),
+	threads []int64, derived map[int]int64) {
+	n := tr.Threads
+	maxIncl := make([]float64, n)
+	for _, r := range tr.Regions {
+		for i := range n {
+			if r.Calls[i] > 0 {
+				maxIncl[i] = math.Max(maxIncl[i], r.Incl[i])
+			}
+		}
+	}
+	var sumMax float64
+	for _, m := range maxIncl {
+		sumMax += m
+	}
+	D, Dn := sumMax/100, sumMax/100/float64(n)
+	for _, r := range tr.Regions {
+		present := make([]bool, n)
+		for i := range n {
+			present[i] = r.Calls[i] > 0
+			if present[i] {
+				d := maxIncl[i] / 100
+				row(r.Name, threads[i], r.Calls[i], r.Subrs[i], r.Incl[i], r.Excl[i], r.Incl[i]/d, r.Excl[i]/d)
+			}
+		}
+		meanIncl, meanExcl := TAUStat(-1, r.Incl, present), TAUStat(-1, r.Excl, present)
+		for _, c := range tauDerived {
+			calls := TAUStat(c, r.Calls, present)
+			if calls <= 0 {
+				continue
+			}
+			in, ex := TAUStat(c, r.Incl, present), TAUStat(c, r.Excl, present)
+			var ip, ep float64
+			switch c {
+			case -2:
+				ip, ep = in/D, ex/D
+			case -1, -6:
+				ip, ep = TAUStat(-2, r.Incl, present)/D, meanExcl/Dn
+			case -4, -5:
+				ip, ep = in/Dn, ex/Dn
+			case -3, -7:
+				ip, ep = in/meanIncl*100, ex/meanExcl
+			}
+			row(r.Name, derived[c], calls, TAUStat(c, r.Subrs, present), in, ex, ip, ep)
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/taudb-analyze/taudb-analyze/store"
+	"github.com/taudb-analyze/taudb-analyze/store/storetest"
+)
+
+// tauTrials are the two trials of the TAU-made database: an MPI run on 3
+// ranks and one on 1 rank, as TAU would profile them. Exclusive values add
+// up: main's exclusive = inclusive − its children's inclusive.
+func tauTrials() []storetest.TAUTrial {
+	three := []storetest.TAURegion{
+		{Name: "main", Group: "TAU_DEFAULT", Incl: []float64{100, 110, 120}, Excl: []float64{10, 10, 10}, Calls: []float64{1, 1, 1}, Subrs: []float64{3, 3, 3}},
+		// All threads made 5 calls: TAU stores no STDDEV rows.
+		{Name: "compute", Group: "TAU_USER", Incl: []float64{60, 70, 80}, Excl: []float64{60, 70, 80}, Calls: []float64{5, 5, 5}, Subrs: []float64{0, 0, 0}},
+		{Name: "MPI_Send()", Group: "MPI", Incl: []float64{30, 30, 30}, Excl: []float64{30, 30, 30}, Calls: []float64{2, 3, 4}, Subrs: []float64{0, 0, 0}},
+		// Zero time, varying calls: STDDEV rows with 0/0 (NaN) percentages.
+		{Name: "MPI_Barrier()", Group: "MPI", Incl: []float64{0, 0, 0}, Excl: []float64{0, 0, 0}, Calls: []float64{1, 2, 3}, Subrs: []float64{0, 0, 0}},
+		{Name: "io", Group: "TAU_IO", Incl: []float64{5, 0, 0}, Excl: []float64{5, 0, 0}, Calls: []float64{1, 0, 0}, Subrs: []float64{0, 0, 0}},
+	}
+	one := []storetest.TAURegion{
+		{Name: "main", Group: "TAU_DEFAULT", Incl: []float64{240}, Excl: []float64{20}, Calls: []float64{1}, Subrs: []float64{3}},
+		{Name: "compute", Group: "TAU_USER", Incl: []float64{180}, Excl: []float64{180}, Calls: []float64{5}, Subrs: []float64{0}},
+		{Name: "MPI_Send()", Group: "MPI", Incl: []float64{40}, Excl: []float64{40}, Calls: []float64{1}, Subrs: []float64{0}},
+		{Name: "MPI_Barrier()", Group: "MPI", Incl: []float64{0}, Excl: []float64{0}, Calls: []float64{1}, Subrs: []float64{0}},
+	}
+	withPaths := func(rs []storetest.TAURegion) []storetest.TAURegion {
+		out := append([]storetest.TAURegion(nil), rs...)
+		for _, r := range rs {
+			if r.Name != "main" && r.Name != "io" {
+				c := r
+				c.Name = "main => " + r.Name
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return []storetest.TAUTrial{
+		{Name: "tau-np3", Application: "app", Experiment: "strong", Metric: "TIME", Threads: 3, Regions: withPaths(three)},
+		{Name: "tau-np1", Application: "app", Experiment: "strong", Metric: "TIME", Threads: 1, Regions: withPaths(one)},
+	}
+}
+
+// tauDatabase creates a PostgreSQL schema holding only TAU's schema, fills
+// it with tauTrials as TAU's loader would, and returns the URL of the
+// schema (its search_path) and the trials' ids.
+func tauDatabase(t *testing.T) (string, []int64) {
+	t.Helper()
+	schema := storetest.NewPostgresSchema(t)
+	u := storetest.PostgresURL()
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	u += sep + "search_path=" + schema
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, storetest.TAUSchemaPostgres); err != nil {
+		t.Fatalf("TAU's schema: %v", err)
+	}
+	var ids []int64
+	for _, tr := range tauTrials() {
+		ids = append(ids, storetest.TAUFill(t, conn, tr))
+	}
+	return u, ids
+}
+
+// TestReadTAUMadeDatabase reads a database that only TAU's tools wrote
+// (no taudb-analyze table), read-only: trials, LoadTrial, Stats (with the
+// STDDEV rows TAU left out computed, and TAU's NaN percentages), results,
+// views, db check.
+func TestReadTAUMadeDatabase(t *testing.T) {
+	u, ids := tauDatabase(t)
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CheckSchema(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if missing, err := db.MissingOwnTables(ctx); err != nil || len(missing) != 6 {
+		t.Fatalf("own tables missing: %v, %v; want all 6", missing, err)
+	}
+	infos, err := db.Trials(ctx)
+	if err != nil || len(infos) != 2 || infos[0].Name != "tau-np3" || infos[0].Threads != 3 || infos[0].Application != "app" || infos[1].Threads != 1 {
+		t.Fatalf("Trials: %+v, %v", infos, err)
+	}
+
+	tr, err := db.LoadTrial(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tr.TimeMetric()
+	for _, c := range []struct {
+		node         string
+		excl, incl   []float64
+		calls        []float64
+		presentOnAll bool
+	}{
+		{"main => compute", []float64{60, 70, 80}, []float64{60, 70, 80}, []float64{5, 5, 5}, true},
+		{"main", []float64{10, 10, 10}, []float64{100, 110, 120}, []float64{1, 1, 1}, true},
+		{"MPI_Send()", []float64{30, 30, 30}, []float64{30, 30, 30}, []float64{2, 3, 4}, true},
+	} {
+		n := tr.NodeIndex(c.node)
+		if n < 0 {
+			t.Fatalf("no node %q", c.node)
+		}
+		for th := range 3 {
+			cell := tr.Cell(n, th)
+			if tr.Values[m].Exclusive[cell] != c.excl[th] || tr.Values[m].Inclusive[cell] != c.incl[th] || tr.Calls[cell] != c.calls[th] || !tr.Has(n, th) {
+				t.Errorf("%s thread %d: excl %v incl %v calls %v", c.node, th, tr.Values[m].Exclusive[cell], tr.Values[m].Inclusive[cell], tr.Calls[cell])
+			}
+		}
+	}
+	if io := tr.NodeIndex("io"); io < 0 || !tr.Has(io, 0) || tr.Has(io, 1) || tr.Has(io, 2) {
+		t.Errorf("io: present only on thread 0 in TAU's rows")
+	}
+
+	st, err := db.Stats(ctx, ids[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]store.NodeStats{}
+	for _, n := range st.Nodes {
+		byName[n.Name] = n
+	}
+	compute := byName["compute"]
+	// Stored by TAU: MEAN 70; STDDEV left out (all 5 calls), computed:
+	// population stddev of 60, 70, 80 = √(200/3).
+	if compute.Mean == nil || compute.Mean.Exclusive != 70 || compute.Mean.Computed {
+		t.Errorf("compute MEAN: %+v", compute.Mean)
+	}
+	want := math.Sqrt(200.0 / 3)
+	for _, sd := range []*store.StatValue{compute.StdDev, compute.StdDevAll} {
+		if sd == nil || !sd.Computed || math.Abs(sd.Exclusive-want) > 1e-12 || math.Abs(sd.Inclusive-want) > 1e-12 || sd.Calls != 0 || !math.IsNaN(sd.ExclusivePercent) {
+			t.Errorf("compute STDDEV: %+v, want computed %v, calls 0", sd, want)
+		}
+	}
+	// io: one record of 5 among 3 threads: −3 over k=1 is 0; −7 over N=3 is
+	// √(((5−5/3)² + 2(5/3)²)/3) = √(50/9). TAU stored −7 (its calls
+	// statistic, of 1, 0, 0, is > 0) and not −3.
+	io := byName["io"]
+	if io.StdDev == nil || !io.StdDev.Computed || io.StdDev.Exclusive != 0 {
+		t.Errorf("io STDDEV: %+v", io.StdDev)
+	}
+	if io.StdDevAll == nil || io.StdDevAll.Computed || math.Abs(io.StdDevAll.Exclusive-math.Sqrt(50.0/9)) > 1e-12 {
+		t.Errorf("io STDDEV(all): %+v, want stored %v", io.StdDevAll, math.Sqrt(50.0/9))
+	}
+	// MPI_Barrier(): zero time, varying calls: TAU stored the STDDEV row
+	// with 0/0 percentages.
+	bar := byName["MPI_Barrier()"]
+	if bar.StdDev == nil || bar.StdDev.Computed || !math.IsNaN(bar.StdDev.ExclusivePercent) || !math.IsNaN(bar.StdDev.InclusivePercent) {
+		t.Errorf("MPI_Barrier() STDDEV: %+v, want TAU's row with NaN percentages", bar.StdDev)
+	}
+	if math.Abs(bar.StdDev.Calls-0) > 0 { // √(2/3) truncated to INT by TAU
+		t.Errorf("MPI_Barrier() STDDEV calls %v, want 0 (TAU's truncated √(2/3))", bar.StdDev.Calls)
+	}
+	if _, err := json.Marshal(st); err == nil {
+		t.Errorf("encoding/json accepted NaN: the CLI's writeJSON is what turns it into null")
+	}
+
+	res, err := db.Results(ctx)
+	if err != nil || len(res) != 0 {
+		t.Errorf("Results: %v, %v", res, err)
+	}
+	views, err := db.Views(ctx)
+	if err != nil || len(views) != 1 {
+		t.Errorf("Views: %v, %v", views, err)
+	}
+	in, err := db.CheckIntegrity(ctx)
+	if err != nil || !in.OK() {
+		t.Errorf("CheckIntegrity: %+v, %v", in, err)
+	}
+	if _, err := db.SaveTrial(ctx, tr, store.SaveOptions{Name: "nope"}); err == nil {
+		t.Errorf("SaveTrial through a read-only connection succeeded")
+	}
+}
