@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -158,7 +159,8 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 }
 
 // resultTable turns an analysis table into an output table: numbers in full
-// precision, or (for a terminal) with 6 significant digits.
+// precision (the shortest form that reads back exactly, as CSV), or (for a
+// terminal) with 6 significant digits and "-" for an undefined number.
 func resultTable(t *analysis.Table, precise bool) table {
 	var tb table
 	for _, c := range t.Columns {
@@ -172,9 +174,12 @@ func resultTable(t *analysis.Table, precise bool) table {
 		row := make([]string, len(t.Columns))
 		for j := range t.Columns {
 			c := &t.Columns[j]
-			if precise || c.Kind == analysis.Text {
+			switch {
+			case precise || c.Kind == analysis.Text:
 				row[j] = c.Format(i)
-			} else {
+			case math.IsNaN(c.Num[i]) || math.IsInf(c.Num[i], 0):
+				row[j] = "-" // undefined: 0/0, or a region one trial lacks
+			default:
 				row[j] = strconv.FormatFloat(c.Num[i], 'g', 6, 64)
 			}
 		}

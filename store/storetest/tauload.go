@@ -214,3 +214,67 @@ func fillValues(t testing.TB, tr TAUTrial, row func(cp string, thread int64, cal
 		}
 	}
 }
+
+// TAUTrials are the two trials of the TAU-made database: an MPI run on 3
+// ranks and one on 1 rank, as TAU would profile them. Exclusive values add
+// up: main's exclusive = inclusive − its children's inclusive.
+func TAUTrials() []TAUTrial {
+	three := []TAURegion{
+		{Name: "main", Group: "TAU_DEFAULT", Incl: []float64{100, 110, 120}, Excl: []float64{10, 10, 10}, Calls: []float64{1, 1, 1}, Subrs: []float64{3, 3, 3}},
+		// All threads made 5 calls: TAU stores no STDDEV rows.
+		{Name: "compute", Group: "TAU_USER", Incl: []float64{60, 70, 80}, Excl: []float64{60, 70, 80}, Calls: []float64{5, 5, 5}, Subrs: []float64{0, 0, 0}},
+		{Name: "MPI_Send()", Group: "MPI", Incl: []float64{30, 30, 30}, Excl: []float64{30, 30, 30}, Calls: []float64{2, 3, 4}, Subrs: []float64{0, 0, 0}},
+		// Zero time, varying calls: STDDEV rows with 0/0 (NaN) percentages.
+		{Name: "MPI_Barrier()", Group: "MPI", Incl: []float64{0, 0, 0}, Excl: []float64{0, 0, 0}, Calls: []float64{1, 2, 3}, Subrs: []float64{0, 0, 0}},
+		{Name: "io", Group: "TAU_IO", Incl: []float64{5, 0, 0}, Excl: []float64{5, 0, 0}, Calls: []float64{1, 0, 0}, Subrs: []float64{0, 0, 0}},
+	}
+	one := []TAURegion{
+		{Name: "main", Group: "TAU_DEFAULT", Incl: []float64{240}, Excl: []float64{20}, Calls: []float64{1}, Subrs: []float64{3}},
+		{Name: "compute", Group: "TAU_USER", Incl: []float64{180}, Excl: []float64{180}, Calls: []float64{5}, Subrs: []float64{0}},
+		{Name: "MPI_Send()", Group: "MPI", Incl: []float64{40}, Excl: []float64{40}, Calls: []float64{1}, Subrs: []float64{0}},
+		{Name: "MPI_Barrier()", Group: "MPI", Incl: []float64{0}, Excl: []float64{0}, Calls: []float64{1}, Subrs: []float64{0}},
+	}
+	withPaths := func(rs []TAURegion) []TAURegion {
+		out := append([]TAURegion(nil), rs...)
+		for _, r := range rs {
+			if r.Name != "main" && r.Name != "io" {
+				c := r
+				c.Name = "main => " + r.Name
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return []TAUTrial{
+		{Name: "tau-np3", Application: "app", Experiment: "strong", Metric: "TIME", Threads: 3, Regions: withPaths(three)},
+		{Name: "tau-np1", Application: "app", Experiment: "strong", Metric: "TIME", Threads: 1, Regions: withPaths(one)},
+	}
+}
+
+// TAUDatabase creates a PostgreSQL schema holding only TAU's schema, fills
+// it with TAUTrials as TAU's loader would, and returns the URL of the
+// schema (its search_path) and the trials' ids.
+func TAUDatabase(t *testing.T) (string, []int64) {
+	t.Helper()
+	schema := NewPostgresSchema(t)
+	u := PostgresURL()
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	u += sep + "search_path=" + schema
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, TAUSchemaPostgres); err != nil {
+		t.Fatalf("TAU's schema: %v", err)
+	}
+	var ids []int64
+	for _, tr := range TAUTrials() {
+		ids = append(ids, TAUFill(t, conn, tr))
+	}
+	return u, ids
+}
