@@ -94,6 +94,13 @@ func (a *app) openFor(ctx context.Context, write bool) (*store.DB, error) {
 	}
 	var db *store.DB
 	if write {
+		// Only "db init" and "load" create a database: a write command
+		// never leaves an empty file behind a mistyped path.
+		if d, p, perr := store.ParseURL(u); perr == nil && d == store.SQLite && p != ":memory:" {
+			if _, serr := os.Stat(p); errors.Is(serr, os.ErrNotExist) {
+				return nil, fmt.Errorf("open sqlite:%s: %w: nothing is stored there yet (\"taudb-analyze load\" or \"db init\" creates it)", p, store.ErrNoDatabase)
+			}
+		}
 		db, err = store.Open(ctx, u)
 	} else {
 		db, err = store.OpenReadOnly(ctx, u)

@@ -164,12 +164,14 @@ func TestForeignSQLite(t *testing.T) {
 	}
 }
 
-// TestMissingSQLiteFile: a read command on an SQLite path that does not
-// exist fails and creates nothing.
+// TestMissingSQLiteFile: a read command, or a write command other than
+// load and db init, on an SQLite path that does not exist fails and
+// creates nothing.
 func TestMissingSQLiteFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "typo.db")
-	for _, args := range [][]string{{"trials"}, {"results"}, {"db", "check"}, {"stats", "--trial", "1"}} {
+	for _, args := range [][]string{{"trials"}, {"results"}, {"db", "check"}, {"stats", "--trial", "1"},
+		{"imbalance", "--trial", "1"}, {"delete", "--trial", "1"}} {
 		r := cli(t, nil, append([]string{"--db", "sqlite:" + path}, args...)...)
 		if r.code != 1 || !strings.Contains(r.stderr, "nothing is stored there yet") {
 			t.Errorf("%v: exit %d, %q", args, r.code, r.stderr)
