@@ -3,8 +3,12 @@ package store_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
@@ -17,6 +21,21 @@ import (
 func TestReadTAUMadeDatabase(t *testing.T) {
 	u, ids := storetest.TAUDatabase(t)
 	ctx := context.Background()
+	// A K Means result as PerfExplorer stores it: settings and one image.
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings int64
+	if err := conn.QueryRow(ctx, `INSERT INTO analysis_settings (trial, metric, method, dimension_reduction, normalization)
+SELECT $1::int, id, 'K Means', 'None', 'Percentage of Total' FROM metric WHERE trial = $1::int RETURNING id`, ids[0]).Scan(&settings); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO analysis_result (analysis_settings, description, thumbnail_size, image_size, thumbnail, image, result_type)
+VALUES ($1, 'cluster averages', 3, 3, '\x010203', '\x010203', 3)`, settings); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
 	db, err := store.OpenReadOnly(ctx, u)
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +126,16 @@ func TestReadTAUMadeDatabase(t *testing.T) {
 	}
 
 	res, err := db.Results(ctx)
-	if err != nil || len(res) != 0 {
-		t.Errorf("Results: %v, %v", res, err)
+	if err != nil || len(res) != 1 || res[0].Analysis != "K Means" || res[0].Metric != "TIME" || res[0].Tables != 1 ||
+		len(res[0].Trials) != 1 || res[0].Trials[0] != "tau-np3" {
+		t.Errorf("Results: %+v, %v; want PerfExplorer's K Means of tau-np3", res, err)
+	}
+	if r, err := db.LoadResult(ctx, settings); err != nil || r.Analysis != "K Means" || r.Trial != "tau-np3" ||
+		r.Params["normalization"] != "Percentage of Total" || len(r.Findings) != 1 || !strings.Contains(r.Findings[0], "1 analysis_result row") {
+		t.Errorf("LoadResult: %+v, %v", r, err)
+	}
+	if _, err := db.LoadResult(ctx, settings+1); !errors.Is(err, store.ErrNoResult) {
+		t.Errorf("LoadResult(settings+1): %v, want ErrNoResult", err)
 	}
 	views, err := db.Views(ctx)
 	if err != nil || len(views) != 1 {
