@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/taudb-analyze/taudb-analyze/drg/reader"
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
@@ -147,5 +151,88 @@ VALUES ($1, 'cluster averages', 3, 3, '\x010203', '\x010203', 3)`, settings); er
 	}
 	if _, err := db.SaveTrial(ctx, tr, store.SaveOptions{Name: "nope"}); err == nil {
 		t.Errorf("SaveTrial through a read-only connection succeeded")
+	}
+}
+
+// TestTAUFilledRealTrial fills a TAU-only database with the Hatchet cpi
+// trial (4 ranks, 23 call-graph nodes) as TAU's loader does and checks the
+// rows against the counts TAU's own loader wrote for it
+// (formats/taudb-mapping.md §7: 207 timer_call_data rows, none for the
+// STDDEV threads −3 and −7, every rank having made the same calls), then
+// that Stats computes all 23 missing STDDEV rows equal to the statistics
+// of the files (drg, two-pass) and LoadTrial gives back the files' values.
+func TestTAUFilledRealTrial(t *testing.T) {
+	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	want, err := reader.Read(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := storetest.TAUDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := want.TimeMetric()
+	id := storetest.TAUFill(t, conn, storetest.TAUTrialOf(want, m, "cpi", "run"))
+	conn.Close(ctx)
+	db, err := store.OpenReadOnly(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows := storetest.Query(t, db, `SELECT h.thread_index, COUNT(d.id) FROM thread h LEFT JOIN timer_call_data d ON d.thread = h.id
+WHERE h.trial = $1 GROUP BY h.thread_index ORDER BY h.thread_index`, id)
+	total := 0
+	for _, r := range rows {
+		n, _ := strconv.Atoi(r[1])
+		total += n
+		if want := map[bool]string{true: "0", false: "23"}[r[0] == "-3" || r[0] == "-7"]; r[1] != want {
+			t.Errorf("thread_index %s: %s timer_call_data rows, want %s (TAU's loader)", r[0], r[1], want)
+		}
+	}
+	if total != 207 {
+		t.Errorf("%d timer_call_data rows, TAU's loader wrote 207", total)
+	}
+
+	st, err := db.Stats(ctx, id, want.Metrics[m].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := want.Statistics()
+	if len(st.Nodes) != 23 {
+		t.Fatalf("%d nodes with statistics, want 23", len(st.Nodes))
+	}
+	for _, n := range st.Nodes {
+		i := want.NodeIndex(n.Name)
+		if i < 0 {
+			t.Fatalf("no node %q in the files", n.Name)
+		}
+		for _, c := range []struct {
+			got  *store.StatValue
+			want float64
+		}{{n.StdDev, stats.Exclusive[m].StdDev[i]}, {n.StdDevAll, stats.Exclusive[m].StdDevAll[i]}} {
+			if c.got == nil || !c.got.Computed || math.Abs(c.got.Exclusive-c.want) > 1e-9*math.Max(1, c.want) {
+				t.Errorf("%s: STDDEV %+v, want computed %v", n.Name, c.got, c.want)
+			}
+		}
+	}
+
+	got, err := db.LoadTrial(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Nodes) != len(want.Nodes) || len(got.Threads) != len(want.Threads) {
+		t.Fatalf("loaded %d nodes × %d threads, want %d × %d", len(got.Nodes), len(got.Threads), len(want.Nodes), len(want.Threads))
+	}
+	for n, node := range want.Nodes {
+		g := got.NodeIndex(node.Name)
+		for th := range want.Threads {
+			wc, gc := want.Cell(n, th), got.Cell(g, th)
+			if g < 0 || want.Values[m].Exclusive[wc] != got.Values[0].Exclusive[gc] || want.Values[m].Inclusive[wc] != got.Values[0].Inclusive[gc] ||
+				want.Calls[wc] != got.Calls[gc] {
+				t.Fatalf("%s thread %d differs", node.Name, th)
+			}
+		}
 	}
 }

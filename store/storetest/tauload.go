@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
 // TAUTrial is a small trial for TAUFill: one metric, Threads real threads
@@ -277,4 +279,34 @@ func TAUDatabase(t *testing.T) (string, []int64) {
 		ids = append(ids, TAUFill(t, conn, tr))
 	}
 	return u, ids
+}
+
+// TAUTrialOf turns metric m of a trial read from TAU's files into a
+// TAUTrial for TAUFill: every node under its name (flat "f" or callpath
+// "A => f"), with the first group of its region, and per thread the
+// inclusive and exclusive values, calls and subroutines (0 calls where the
+// thread has no record, which TAUFill leaves out as TAU's loader does).
+func TAUTrialOf(t *drg.Trial, m int, app, exp string) TAUTrial {
+	nt := len(t.Threads)
+	out := TAUTrial{Name: t.Name, Application: app, Experiment: exp, Metric: t.Metrics[m].Name, Threads: nt}
+	for n, node := range t.Nodes {
+		r := TAURegion{Name: node.Name, Group: "TAU_DEFAULT",
+			Incl: make([]float64, nt), Excl: make([]float64, nt), Calls: make([]float64, nt), Subrs: make([]float64, nt)}
+		if g := t.Regions[node.Region].Groups; len(g) > 0 {
+			r.Group = g[0]
+		}
+		for th := range nt {
+			if !t.Has(n, th) {
+				continue
+			}
+			c := t.Cell(n, th)
+			r.Incl[th], r.Excl[th], r.Calls[th], r.Subrs[th] = t.Values[m].Inclusive[c], t.Values[m].Exclusive[c], t.Calls[c], t.Subroutines[c]
+		}
+		out.Regions = append(out.Regions, r)
+	}
+	// Parents before children, as TAU's loader inserts them.
+	sort.SliceStable(out.Regions, func(i, j int) bool {
+		return strings.Count(out.Regions[i].Name, " => ") < strings.Count(out.Regions[j].Name, " => ")
+	})
+	return out
 }
