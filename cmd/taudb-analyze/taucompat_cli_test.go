@@ -218,3 +218,36 @@ func TestLoadViewsLikeTAU(t *testing.T) {
 		t.Errorf("fixture: %v", want)
 	}
 }
+
+// TestEmptyTAUSchemaCLI: on an empty TAUdb that TAU's taudb_configure made
+// (no trial, none of taudb-analyze's tables) the read commands answer with
+// nothing, change nothing, and a first load adds our tables, saying so,
+// and is read back.
+func TestEmptyTAUSchemaCLI(t *testing.T) {
+	u := storetest.TAUEmptyDatabase(t)
+	for _, args := range [][]string{{"--format", "json", "trials"}, {"--format", "json", "results"}, {"db", "check"}, {"views"}} {
+		r := ok(t, nil, append([]string{"--db", u}, args...)...)
+		if strings.Contains(r.stderr, "added") {
+			t.Errorf("%v added tables: %s", args, r.stderr)
+		}
+	}
+	fails(t, 1, "no such trial", "--db", u, "stats", "--trial", "x")
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, err := db.MissingOwnTables(ctx)
+	db.Close()
+	if err != nil || len(missing) != 6 {
+		t.Fatalf("after the reads: missing %v, %v; want all 6 still missing", missing, err)
+	}
+	r := ok(t, nil, "--db", u, "load", "-n", "cpi", realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi"))
+	if !strings.Contains(r.stderr, "added taudb-analyze's own tables") {
+		t.Errorf("load did not say it added our tables: %q", r.stderr)
+	}
+	row := rowWhere(t, ok(t, nil, "--db", u, "--format", "json", "imbalance", "--trial", "cpi", "--no-save").stdout, "region", "MPI_Init()")
+	if row["n_present"] != 4.0 {
+		t.Errorf("MPI_Init() on %v threads, want 4", row["n_present"])
+	}
+}

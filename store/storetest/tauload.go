@@ -253,10 +253,10 @@ func TAUTrials() []TAUTrial {
 	}
 }
 
-// TAUDatabase creates a PostgreSQL schema holding only TAU's schema, fills
-// it with TAUTrials as TAU's loader would, and returns the URL of the
-// schema (its search_path) and the trials' ids.
-func TAUDatabase(t *testing.T) (string, []int64) {
+// TAUEmptyDatabase creates a PostgreSQL schema holding only TAU's schema
+// (TAUSchemaPostgres), no trial, and returns its URL (the search_path
+// names the schema). It skips or fails t as RequirePostgres does.
+func TAUEmptyDatabase(t *testing.T) string {
 	t.Helper()
 	schema := NewPostgresSchema(t)
 	u := PostgresURL()
@@ -274,6 +274,20 @@ func TAUDatabase(t *testing.T) (string, []int64) {
 	if _, err := conn.Exec(ctx, TAUSchemaPostgres); err != nil {
 		t.Fatalf("TAU's schema: %v", err)
 	}
+	return u
+}
+
+// TAUDatabase creates a database as TAUEmptyDatabase does, fills it with
+// TAUTrials as TAU's loader would, and returns its URL and the trials' ids.
+func TAUDatabase(t *testing.T) (string, []int64) {
+	t.Helper()
+	u := TAUEmptyDatabase(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
 	var ids []int64
 	for _, tr := range TAUTrials() {
 		ids = append(ids, TAUFill(t, conn, tr))
