@@ -58,7 +58,7 @@ func resultsTAU(ctx context.Context, r runner) ([]ResultInfo, error) {
 // says how many analysis_result rows (PerfExplorer's images, which have no
 // table of numbers) it has.
 func loadResultTAU(ctx context.Context, r runner, id int64) (*analysis.Result, error) {
-	res := &analysis.Result{Params: map[string]string{}}
+	res := &analysis.Result{Params: map[string]string{}, Tables: []analysis.Table{}}
 	var dim, norm string
 	var n int
 	found := false
