@@ -243,22 +243,31 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 	if err != nil {
 		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
 	}
+	out.Nodes, err = completeStats(ctx, r, id, metrics[pick].id, calls, nodes, has)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// completeStats keeps the nodes that have derived rows (has) and fills in
+// the STDDEV rows the database lacks (fillStdDevs).
+func completeStats(ctx context.Context, r runner, id, metric int64, calls callRange, nodes []NodeStats, has []bool) ([]NodeStats, error) {
 	var threads int
 	if err := r.query(ctx, `SELECT COUNT(*) FROM thread WHERE trial = $1 AND thread_index >= 0`,
 		func(scan func(...any) error) error { return scan(&threads) }, id); err != nil {
 		return nil, fmt.Errorf("count the threads: %w", err)
 	}
-	var withRows []NodeStats
-	withAt := map[int64]int{}
+	var out []NodeStats
+	at := map[int64]int{}
 	for i := range nodes {
 		if has[i] {
-			withAt[nodes[i].Callpath] = len(withRows)
-			withRows = append(withRows, nodes[i])
+			at[nodes[i].Callpath] = len(out)
+			out = append(out, nodes[i])
 		}
 	}
-	if err := fillStdDevs(ctx, r, id, metrics[pick].id, calls, threads, withRows, withAt); err != nil {
+	if err := fillStdDevs(ctx, r, id, metric, calls, threads, out, at); err != nil {
 		return nil, err
 	}
-	out.Nodes = withRows
 	return out, nil
 }

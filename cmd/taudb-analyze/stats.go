@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -89,47 +90,53 @@ stored as 2 by TAU's loader (truncated) and 3 by taudb-analyze (rounded).`,
 				}
 				return tb.writeCSV(a.out)
 			}
-			what := "exclusive"
-			if inclusive {
-				what = "inclusive"
-			}
-			fmt.Fprintf(a.out, "Trial %d %q, metric %s, %s values:\n", st.Trial, st.Name, st.Metric, what)
-			tb := table{header: []string{"node", "threads"}}
-			for _, c := range statsColumns {
-				tb.header = append(tb.header, c.head)
-			}
-			computed := false
-			for _, n := range st.Nodes {
-				row := []string{n.Name, fmt.Sprint(n.Threads)}
-				for _, c := range statsColumns {
-					v := n.Get(c.d)
-					cell := "-"
-					switch {
-					case v == nil:
-					case inclusive:
-						cell = num(v.Inclusive)
-					default:
-						cell = num(v.Exclusive)
-					}
-					if v != nil && v.Computed {
-						cell += "*"
-						computed = true
-					}
-					row = append(row, cell)
-				}
-				tb.add(row...)
-			}
-			if err := tb.writeText(a.out); err != nil {
-				return err
-			}
-			if computed {
-				fmt.Fprintln(a.out, "* computed from the threads' rows: the database holds no such row (TAU's loader leaves them out where all threads made the same number of calls)")
-			}
-			return nil
+			return writeStatsText(a.out, st, inclusive)
 		},
 	}
 	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name")
 	cmd.Flags().StringVar(&metric, "metric", "", "the metric (default: the first time metric)")
 	cmd.Flags().BoolVar(&inclusive, "inclusive", false, "show inclusive instead of exclusive values in the table")
 	return cmd
+}
+
+// writeStatsText prints the statistics as a table of the exclusive (or
+// inclusive) values, a computed row marked * with a note below.
+func writeStatsText(w io.Writer, st *store.TrialStats, inclusive bool) error {
+	what := "exclusive"
+	if inclusive {
+		what = "inclusive"
+	}
+	fmt.Fprintf(w, "Trial %d %q, metric %s, %s values:\n", st.Trial, st.Name, st.Metric, what)
+	tb := table{header: []string{"node", "threads"}}
+	for _, c := range statsColumns {
+		tb.header = append(tb.header, c.head)
+	}
+	computed := false
+	for _, n := range st.Nodes {
+		row := []string{n.Name, fmt.Sprint(n.Threads)}
+		for _, c := range statsColumns {
+			v := n.Get(c.d)
+			cell := "-"
+			switch {
+			case v == nil:
+			case inclusive:
+				cell = num(v.Inclusive)
+			default:
+				cell = num(v.Exclusive)
+			}
+			if v != nil && v.Computed {
+				cell += "*"
+				computed = true
+			}
+			row = append(row, cell)
+		}
+		tb.add(row...)
+	}
+	if err := tb.writeText(w); err != nil {
+		return err
+	}
+	if computed {
+		fmt.Fprintln(w, "* computed from the threads' rows: the database holds no such row (TAU's loader leaves them out where all threads made the same number of calls)")
+	}
+	return nil
 }
