@@ -28,6 +28,8 @@ type DB struct {
 	sqlDB   *sql.DB       // SQLite only
 	display string        // the URL with any password masked
 	path    string        // the SQLite file, or ":memory:"
+	// readOnly is set by OpenReadOnly.
+	readOnly bool
 }
 
 // Dialect reports which database system db talks to.

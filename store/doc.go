@@ -164,4 +164,49 @@
 //     in group TAU_DERIVED);
 //   - Source.Path, which names the database and trial
 //     ("URL#trial=ID"), and Warnings, which are not stored.
+//
+// # A TAUdb that TAU's tools wrote
+//
+// taudb-analyze's own tables (schema/ours_*.sql) are an optimisation and
+// a place for what TAUdb has no room for, never a requirement for reading:
+// on a TAUdb made and filled by TAU's own tools alone every read works
+// (Trials, LoadTrial, Stats, Results, LoadResult, Views, CheckIntegrity),
+// falling back to what TAU's tables hold: callpath names rebuilt from the
+// parent chain, the call-data range computed, results listed from
+// analysis_settings and analysis_result (PerfExplorer's, shown as their
+// method, trial, metric and number of images). MissingOwnTables says which
+// are absent; Init adds them in a transaction of their own (the CLI does so
+// before its first write, saying so once). TAU's quirks are read right:
+//
+//   - STDDEV rows TAU's loader left out (wherever all threads made the same
+//     number of calls) are computed by Stats from the threads' rows, as
+//     population standard deviations, and marked StatValue.Computed (their
+//     percentages NaN);
+//   - NaN percentages TAU stored (0/0 in STDDEV rows) stay NaN here; the
+//     CLI prints them as null in JSON and "-" in tables;
+//   - calls of the derived threads are whole numbers (INT columns): TAU's
+//     loader truncates, SaveTrial rounds.
+//
+// # Read-only opening
+//
+// OpenReadOnly opens a database for commands that change nothing: an
+// SQLite file with mode=ro (immutable when it is in WAL mode in a folder
+// nobody may write), never created when absent (ErrNoDatabase), its
+// journal mode untouched; PostgreSQL with default_transaction_read_only.
+//
+// # Views and results across tools
+//
+// SaveTrial with an Application (and Experiment) also creates, in the
+// trial's transaction, the views TAU's taudb_loadtrial -a/-x gives a trial
+// (AppViewPrefix+APP with the child ExpViewPrefix+EXP, each selecting by
+// primary_metadata), reusing them when they exist. A result whose trials
+// another tool deleted (analysis_settings_trial rows cascade away) is
+// reported by CheckIntegrity (IncompleteResults), listed with
+// ResultInfo.MissingTrials and loaded with a finding saying it is
+// incomplete. PerfExplorer shows cluster results by selecting the newest
+// analysis_settings row of (application, experiment, trial, metric,
+// method) and reading every analysis_result row of it as a thumbnail and
+// image; SaveResult leaves application and experiment NULL (TAUdb has no
+// such tables), so PerfExplorer never selects, and never trips over, the
+// image-less rows of taudb-analyze's tables of numbers.
 package store

@@ -220,3 +220,20 @@ func perfDMFFound(cat Catalog) []string {
 	}
 	return nil
 }
+
+// MissingOwnTables lists taudb-analyze's own tables (schema/ours_*.sql)
+// that the database lacks: all of them in a TAUdb made by TAU's own tools.
+// Reading never needs them; Init adds them.
+func (db *DB) MissingOwnTables(ctx context.Context) ([]string, error) {
+	cat, err := db.Catalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the tables of %s: %w", db.display, err)
+	}
+	var out []string
+	for _, t := range ownTables {
+		if !cat.HasTable(t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

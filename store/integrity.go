@@ -48,6 +48,9 @@ type Integrity struct {
 	// the range trial_call_data_range holds for them (rows another tool
 	// added after the save), which LoadTrial and Stats would not read.
 	OutOfRange []int64
+	// IncompleteResults are the ids of stored results some of whose trials
+	// were deleted after the result was saved (by another tool).
+	IncompleteResults []int64
 	// SQLiteCheck is what SQLite's PRAGMA integrity_check said when it was
 	// not "ok" (empty for PostgreSQL and for a sound SQLite file).
 	SQLiteCheck []string
@@ -55,7 +58,7 @@ type Integrity struct {
 
 // OK reports whether nothing was found.
 func (in Integrity) OK() bool {
-	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.OutOfRange) == 0 && len(in.SQLiteCheck) == 0
+	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.OutOfRange) == 0 && len(in.IncompleteResults) == 0 && len(in.SQLiteCheck) == 0
 }
 
 // Problems lists what was found, one sentence each.
@@ -69,6 +72,9 @@ func (in Integrity) Problems() []string {
 	}
 	for _, id := range in.OutOfRange {
 		p = append(p, fmt.Sprintf("trial %d has timer_call_data rows outside its row of %s (delete that row: the range is then computed)", id, callRangeTable))
+	}
+	for _, id := range in.IncompleteResults {
+		p = append(p, fmt.Sprintf("result %d lost some of its trials (deleted since it was saved): it is incomplete", id))
 	}
 	for _, s := range in.SQLiteCheck {
 		p = append(p, "SQLite integrity_check: "+s)
@@ -272,6 +278,9 @@ func (db *DB) CheckIntegrity(ctx context.Context) (Integrity, error) {
 		if err != nil {
 			return in, fmt.Errorf("check the trials' %s: %w", callRangeTable, err)
 		}
+	}
+	if in.IncompleteResults, err = incompleteResults(ctx, r, db.dialect); err != nil {
+		return in, err
 	}
 	if db.dialect == SQLite {
 		err = r.query(ctx, `PRAGMA integrity_check`, func(scan func(...any) error) error {

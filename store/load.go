@@ -286,7 +286,7 @@ func (l *loader) readNodes(ctx context.Context) error {
 	}, l.id); err != nil {
 		return fmt.Errorf("read timer_group: %w", err)
 	}
-	rows, names, err := readCallpaths(ctx, l.r, l.id)
+	rows, names, err := readCallpaths(ctx, l.r, l.d, l.id)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (db *DB) SaveMetric(ctx context.Context, id int64, t *drg.Trial, m int) (in
 			func(scan func(...any) error) error { return scan(&mid) }, id, name, t.Metrics[m].Derived); err != nil {
 			return fmt.Errorf("insert metric: %w", err)
 		}
-		_, names, err := readCallpaths(ctx, r, id)
+		_, names, err := readCallpaths(ctx, r, db.dialect, id)
 		if err != nil {
 			return err
 		}

@@ -26,11 +26,27 @@ LEFT JOIN timer_callpath_name n ON n.timer_callpath = cp.id
 WHERE t.trial = $1
 ORDER BY cp.id`
 
+// callpathsTAUQuery is callpathsQuery for a database without
+// taudb-analyze's table timer_callpath_name (one only TAU's tools wrote):
+// every name is rebuilt from the parent chain, as TAU's tools do.
+const callpathsTAUQuery = `
+SELECT cp.id, cp.timer, COALESCE(cp.parent, 0), t.name, NULL
+FROM timer_callpath cp
+JOIN timer t ON t.id = cp.timer
+WHERE t.trial = $1
+ORDER BY cp.id`
+
 // readCallpaths reads the callpath rows of trial id and returns them with
 // the full name of each (see callpathNames).
-func readCallpaths(ctx context.Context, r runner, id int64) ([]callpathRow, []string, error) {
+func readCallpaths(ctx context.Context, r runner, d Dialect, id int64) ([]callpathRow, []string, error) {
+	q := callpathsQuery
+	if has, err := hasTable(ctx, r, d, "timer_callpath_name"); err != nil {
+		return nil, nil, err
+	} else if !has {
+		q = callpathsTAUQuery
+	}
 	var rows []callpathRow
-	err := r.query(ctx, callpathsQuery, func(scan func(...any) error) error {
+	err := r.query(ctx, q, func(scan func(...any) error) error {
 		var c callpathRow
 		if err := scan(&c.id, &c.timer, &c.parent, &c.timerName, &c.stored); err != nil {
 			return err

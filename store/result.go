@@ -43,6 +43,9 @@ func resultKey(res *analysis.Result, trials []int64) string {
 func (db *DB) FindResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, bool, error) {
 	var id int64
 	err := db.readTx(ctx, func(r runner) error {
+		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil || !ours {
+			return err // without the table no result of ours is stored
+		}
 		return r.query(ctx, `SELECT analysis_settings FROM analysis_settings_parameter WHERE name = $1 AND value = $2 ORDER BY analysis_settings LIMIT 1`,
 			func(scan func(...any) error) error { return scan(&id) }, keyParam, resultKey(res, trials))
 	})
@@ -72,6 +75,10 @@ type ResultInfo struct {
 	Metric string `json:"metric"`
 	// Tables counts the result's tables.
 	Tables int `json:"tables"`
+	// MissingTrials counts the trials the result was computed from that
+	// the database no longer holds (deleted by another tool since): the
+	// result is incomplete. 0 for a complete result.
+	MissingTrials int `json:"missing_trials"`
 }
 
 // SaveResult stores a result in one transaction: an analysis_settings row
@@ -245,6 +252,15 @@ func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table)
 func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error) {
 	res := &analysis.Result{Params: map[string]string{}}
 	err := db.readTx(ctx, func(r runner) error {
+		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil {
+			return err
+		} else if !ours {
+			tau, err := loadResultTAU(ctx, r, id)
+			if tau != nil {
+				res = tau
+			}
+			return err
+		}
 		found := false
 		if err := r.query(ctx, `SELECT method FROM analysis_settings WHERE id = $1`, func(scan func(...any) error) error {
 			found = true
@@ -271,6 +287,7 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			res.Analysis = a
 			delete(res.Params, analysisParam)
 		}
+		savedTrials := keyTrialCount(res.Params[keyParam])
 		delete(res.Params, keyParam)
 		titles := map[string]string{}
 		for k, v := range res.Params {
@@ -296,6 +313,9 @@ WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) erro
 			return nil
 		}, id); err != nil {
 			return fmt.Errorf("read trials: %w", err)
+		}
+		if have := len(res.Trials); have < savedTrials {
+			defer func() { res.Findings = append([]string{incompleteFinding(savedTrials, have)}, res.Findings...) }()
 		}
 		if _, multi := res.Params["trials"]; !multi && len(res.Trials) == 1 && res.Analysis != "compare" {
 			res.Trial, res.Trials = res.Trials[0], nil
@@ -383,45 +403,76 @@ JOIN analysis_result r ON r.id = v.analysis_result WHERE r.analysis_settings = $
 	return res, nil
 }
 
-// Results lists the stored results, newest first.
+// Results lists the stored results, newest first. On a database without
+// taudb-analyze's tables (one only TAU's tools wrote) it lists what TAU's
+// tables hold (see resultsTAU). A result whose trials were deleted since it
+// was saved (by TAU's tools, say) has MissingTrials > 0.
 func (db *DB) Results(ctx context.Context) ([]ResultInfo, error) {
 	var out []ResultInfo
-	byID := map[int64]*ResultInfo{}
 	err := db.readTx(ctx, func(r runner) error {
-		if err := r.query(ctx, `SELECT s.id, COALESCE(a.value, s.method), COALESCE(p.value, ''),
-(SELECT COUNT(*) FROM analysis_result r WHERE r.analysis_settings = s.id AND r.description <> 'Findings' AND r.image IS NULL)
-FROM analysis_settings s LEFT JOIN analysis_settings_parameter p ON p.analysis_settings = s.id AND p.name = 'metric'
-LEFT JOIN analysis_settings_parameter a ON a.analysis_settings = s.id AND a.name = '_analysis'
-ORDER BY s.id DESC`, func(scan func(...any) error) error {
-			var ri ResultInfo
-			if err := scan(&ri.ID, &ri.Analysis, &ri.Metric, &ri.Tables); err != nil {
-				return err
-			}
-			out = append(out, ri)
-			return nil
-		}); err != nil {
+		ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter")
+		if err != nil {
 			return err
 		}
-		for i := range out {
-			byID[out[i].ID] = &out[i]
+		if !ours {
+			out, err = resultsTAU(ctx, r)
+			return err
 		}
-		return r.query(ctx, `SELECT s.analysis_settings, COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
-ORDER BY s.analysis_settings, s.position`, func(scan func(...any) error) error {
-			var id int64
-			var name string
-			if err := scan(&id, &name); err != nil {
-				return err
-			}
-			if ri := byID[id]; ri != nil {
-				ri.Trials = append(ri.Trials, name)
-			}
-			return nil
-		})
+		out, err = resultsOurs(ctx, r)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list results: %w", err)
 	}
 	return out, nil
+}
+
+// resultsOurs lists the results from analysis_settings and taudb-analyze's
+// tables.
+func resultsOurs(ctx context.Context, r runner) ([]ResultInfo, error) {
+	var out []ResultInfo
+	byID := map[int64]*ResultInfo{}
+	if err := r.query(ctx, `SELECT s.id, COALESCE(a.value, s.method), COALESCE(p.value, ''),
+(SELECT COUNT(*) FROM analysis_result r WHERE r.analysis_settings = s.id AND r.description <> 'Findings' AND r.image IS NULL),
+COALESCE(k.value, '')
+FROM analysis_settings s LEFT JOIN analysis_settings_parameter p ON p.analysis_settings = s.id AND p.name = 'metric'
+LEFT JOIN analysis_settings_parameter a ON a.analysis_settings = s.id AND a.name = '_analysis'
+LEFT JOIN analysis_settings_parameter k ON k.analysis_settings = s.id AND k.name = '_key'
+ORDER BY s.id DESC`, func(scan func(...any) error) error {
+		var ri ResultInfo
+		var key string
+		if err := scan(&ri.ID, &ri.Analysis, &ri.Metric, &ri.Tables, &key); err != nil {
+			return err
+		}
+		ri.MissingTrials = keyTrialCount(key)
+		out = append(out, ri)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		byID[out[i].ID] = &out[i]
+	}
+	err := r.query(ctx, `SELECT s.analysis_settings, COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
+ORDER BY s.analysis_settings, s.position`, func(scan func(...any) error) error {
+		var id int64
+		var name string
+		if err := scan(&id, &name); err != nil {
+			return err
+		}
+		if ri := byID[id]; ri != nil {
+			ri.Trials = append(ri.Trials, name)
+		}
+		return nil
+	})
+	for i := range out {
+		// keyTrialCount left the number of trials saved; what is left of
+		// them is len(Trials).
+		if out[i].MissingTrials -= len(out[i].Trials); out[i].MissingTrials < 0 {
+			out[i].MissingTrials = 0
+		}
+	}
+	return out, err
 }
 
 // DeleteResult removes a stored result and all its rows.

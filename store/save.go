@@ -108,6 +108,7 @@ type savePlan struct {
 	snapMain   [][]float64      // [snapshot][metric] largest inclusive value
 	nCallData  int              // timer_call_data rows
 	keepRange  bool             // the database has trial_call_data_range
+	app, exp   string           // SaveOptions.Application, .Experiment: the load views
 	nCounterV  int              // counter_value rows
 	nThreadMD  int              // secondary_metadata rows of threads
 	ids        [numSerial]int64 // first id of each serial table
@@ -138,7 +139,8 @@ var serialTables = [numSerial]string{"trial", "thread", "metric", "timer", "time
 
 // newSavePlan checks the trial's shape and computes the rows' contents.
 func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
-	p := &savePlan{t: t, name: opt.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics), progress: opt.Progress}
+	p := &savePlan{t: t, name: opt.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics), progress: opt.Progress,
+		app: opt.Application, exp: opt.Experiment}
 	if p.name == "" {
 		p.name = t.Name
 	}

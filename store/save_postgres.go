@@ -60,6 +60,9 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 			return 0, fmt.Errorf("copy %s: wrote %d rows, expected %d", tr.table, n, tr.rows)
 		}
 	}
+	if err := ensureLoadViews(ctx, pgxRunner{tx}, Postgres, p.app, p.exp); err != nil {
+		return 0, err
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return 0, fmt.Errorf("commit: %w", err)
 	}

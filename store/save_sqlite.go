@@ -41,6 +41,9 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
 		}
 	}
+	if err := ensureLoadViews(ctx, sqlRunner{tx}, SQLite, p.app, p.exp); err != nil {
+		return 0, err
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("commit: %w", err)
 	}

@@ -26,6 +26,10 @@ type StatValue struct {
 	// SumExclusiveSquared is Σ exclusive² over the real threads (nil when
 	// the row has none, as in rows TAU's loader wrote).
 	SumExclusiveSquared *float64 `json:"sum_exclusive_squared"`
+	// Computed is true for a row the database lacks (TAU's loader leaves
+	// out the STDDEV rows wherever all threads made the same number of
+	// calls) that Stats computed from the real threads' rows.
+	Computed bool `json:"computed,omitempty"`
 }
 
 // NodeStats holds the derived statistics of one call-graph node, read back
@@ -192,7 +196,7 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 	}
 	out.Metric = metrics[pick].name
 
-	rows, names, err := readCallpaths(ctx, r, id)
+	rows, names, err := readCallpaths(ctx, r, d, id)
 	if err != nil {
 		return nil, err
 	}
@@ -239,10 +243,31 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 	if err != nil {
 		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
 	}
+	out.Nodes, err = completeStats(ctx, r, id, metrics[pick].id, calls, nodes, has)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// completeStats keeps the nodes that have derived rows (has) and fills in
+// the STDDEV rows the database lacks (fillStdDevs).
+func completeStats(ctx context.Context, r runner, id, metric int64, calls callRange, nodes []NodeStats, has []bool) ([]NodeStats, error) {
+	var threads int
+	if err := r.query(ctx, `SELECT COUNT(*) FROM thread WHERE trial = $1 AND thread_index >= 0`,
+		func(scan func(...any) error) error { return scan(&threads) }, id); err != nil {
+		return nil, fmt.Errorf("count the threads: %w", err)
+	}
+	var out []NodeStats
+	at := map[int64]int{}
 	for i := range nodes {
 		if has[i] {
-			out.Nodes = append(out.Nodes, nodes[i])
+			at[nodes[i].Callpath] = len(out)
+			out = append(out, nodes[i])
 		}
+	}
+	if err := fillStdDevs(ctx, r, id, metric, calls, threads, out, at); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -144,7 +144,10 @@ func TestTAUdbViewSelection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(views) != 9 || views[0].Name != "All Trials" || views[0].Parent != 0 ||
+		// 9: "All Trials", the 8 made here, and the application and
+		// experiment views of each of the 3 (application, experiment) pairs
+		// the fixture loads with (store.AppViewPrefix).
+		if len(views) != 9+6 || views[0].Name != "All Trials" || views[0].Parent != 0 ||
 			len(views[0].Params) != 1 || views[0].Params[0].String() != "trial.total_threads > -1" {
 			t.Fatalf("Views: %+v", views)
 		}
@@ -194,11 +197,11 @@ func TestTAUdbViewSelection(t *testing.T) {
 				t.Errorf("CreateView(%+v): %v, want ErrBadView and %q", b.v, err, b.want)
 			}
 		}
-		if n := storetest.Query(t, db, `SELECT COUNT(*) FROM taudb_view`); n[0][0] != "10" {
-			t.Errorf("%s views after the invalid ones, want 10", n[0][0])
+		if n := storetest.Query(t, db, `SELECT COUNT(*) FROM taudb_view`); n[0][0] != "16" {
+			t.Errorf("%s views after the invalid ones, want 16 (10 + the 6 load views)", n[0][0])
 		}
-		if n := storetest.Query(t, db, `SELECT COUNT(*) FROM taudb_view_parameter`); n[0][0] != "15" {
-			t.Errorf("%s view parameters after the invalid ones, want 15", n[0][0])
+		if n := storetest.Query(t, db, `SELECT COUNT(*) FROM taudb_view_parameter`); n[0][0] != "21" {
+			t.Errorf("%s view parameters after the invalid ones, want 21 (15 + one per load view)", n[0][0])
 		}
 	})
 }

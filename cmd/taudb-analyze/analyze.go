@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,7 @@ func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTr
 // stores the result unless --no-save and prints it.
 func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, fn func(ts []*drg.Trial) (*analysis.Result, error)) error {
 	ctx := cmd.Context()
-	db, err := a.openDB(ctx, true)
+	db, err := a.openFor(ctx, !f.noSave)
 	if err != nil {
 		return err
 	}
@@ -137,6 +138,9 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 	case "json":
 		return res.WriteJSON(a.out)
 	case "csv":
+		if len(res.Tables) == 0 {
+			return fmt.Errorf("the %s result has no table of numbers to print as CSV", res.Analysis)
+		}
 		t := &res.Tables[0]
 		if tableName != "" {
 			if t = res.Table(tableName); t == nil {
@@ -154,7 +158,8 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 }
 
 // resultTable turns an analysis table into an output table: numbers in full
-// precision, or (for a terminal) with 6 significant digits.
+// precision (the shortest form that reads back exactly, as CSV), or (for a
+// terminal) with 6 significant digits and "-" for an undefined number.
 func resultTable(t *analysis.Table, precise bool) table {
 	var tb table
 	for _, c := range t.Columns {
@@ -168,9 +173,12 @@ func resultTable(t *analysis.Table, precise bool) table {
 		row := make([]string, len(t.Columns))
 		for j := range t.Columns {
 			c := &t.Columns[j]
-			if precise || c.Kind == analysis.Text {
+			switch {
+			case precise || c.Kind == analysis.Text:
 				row[j] = c.Format(i)
-			} else {
+			case math.IsNaN(c.Num[i]) || math.IsInf(c.Num[i], 0):
+				row[j] = "-" // undefined: 0/0, or a region one trial lacks
+			default:
 				row[j] = strconv.FormatFloat(c.Num[i], 'g', 6, 64)
 			}
 		}
@@ -389,7 +397,7 @@ that TAU's tools and the compatibility views see it like a measured one.
 			if !list && (opt.Name == "" || opt.Expr == "") {
 				return usagef("ratio needs --name NAME and --expr EXPR (or --list)")
 			}
-			db, err := a.openDB(ctx, true)
+			db, err := a.openFor(ctx, saveMetric || !f.noSave)
 			if err != nil {
 				return err
 			}

@@ -203,5 +203,5 @@ func (a *app) completionDB(cmd *cobra.Command) (*store.DB, error) {
 			return nil, err
 		}
 	}
-	return a.openDB(cmd.Context(), false)
+	return a.openRead(cmd.Context())
 }

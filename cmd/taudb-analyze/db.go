@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,10 +41,12 @@ func (a *app) databaseURL() (string, error) {
 	return store.ResolveURL(a.db, os.Getenv)
 }
 
-// openDB opens the database the global flags name. With ensureSchema, an
-// embedded (SQLite) database without schema gets one (store.Init), so that
-// a fresh machine works without "db init"; any other database must hold
-// TAUdb schema version 2 (store.CheckSchema).
+// openDB opens the database the global flags name for writing. With
+// ensureSchema (the commands that load trials), an SQLite database without
+// schema gets one (store.Init), saying so, so that a fresh machine works
+// without "db init"; any other database must hold TAUdb schema version 2
+// (store.CheckSchema). Either way taudb-analyze's own tables are added to a
+// TAUdb that lacks them (one TAU's tools made), saying so (see addOwnTables).
 func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) {
 	u, err := a.databaseURL()
 	if err != nil {
@@ -68,8 +71,80 @@ func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) 
 			return nil, err
 		}
 		a.info("%s: %s", db.URL(), res)
+		return db, nil
+	}
+	if err := a.addOwnTables(ctx, db); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
+}
+
+// openFor opens the database for a command that writes (write: it stores
+// a result, a metric, a view or deletes) or only reads. A writing command
+// needs the TAUdb schema (it never creates it: only "db init" and "load"
+// do) and adds taudb-analyze's own tables when missing, saying so; a
+// reading one opens the database read-only (store.OpenReadOnly: an SQLite
+// file that does not exist is an error, nothing is ever written) and
+// refuses a database without the TAUdb schema.
+func (a *app) openFor(ctx context.Context, write bool) (*store.DB, error) {
+	u, err := a.databaseURL()
+	if err != nil {
+		return nil, err
+	}
+	var db *store.DB
+	if write {
+		// Only "db init" and "load" create a database: a write command
+		// never leaves an empty file behind a mistyped path.
+		if d, p, perr := store.ParseURL(u); perr == nil && d == store.SQLite && p != ":memory:" {
+			if _, serr := os.Stat(p); errors.Is(serr, os.ErrNotExist) {
+				return nil, fmt.Errorf("open sqlite:%s: %w: nothing is stored there yet (\"taudb-analyze load\" or \"db init\" creates it)", p, store.ErrNoDatabase)
+			}
+		}
+		db, err = store.Open(ctx, u)
+	} else {
+		db, err = store.OpenReadOnly(ctx, u)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.detail("database %s (%s, %s)", db.URL(), db.Dialect(), map[bool]string{true: "read-write", false: "read-only"}[write])
+	if _, err := db.CheckSchema(ctx); err != nil {
+		db.Close()
+		if errors.Is(err, store.ErrNoSchema) {
+			return nil, fmt.Errorf("%w; this command never adds it (\"taudb-analyze db init\" or a first \"load\" does)", err)
+		}
+		return nil, err
+	}
+	if write {
+		if err := a.addOwnTables(ctx, db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+// openRead opens the database read-only (openFor).
+func (a *app) openRead(ctx context.Context) (*store.DB, error) { return a.openFor(ctx, false) }
+
+// addOwnTables adds taudb-analyze's own tables to a TAUdb schema that lacks
+// them (one made by TAU's own tools), in a transaction of their own, and
+// says so: this happens once per database, before the first write. TAU's
+// tools ignore the tables.
+func (a *app) addOwnTables(ctx context.Context, db *store.DB) error {
+	missing, err := db.MissingOwnTables(ctx)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	res, err := db.Init(ctx)
+	if err != nil {
+		return err
+	}
+	if len(res.AddedTables) > 0 {
+		a.info("%s: added taudb-analyze's own tables to this TAUdb (once; TAU's tools ignore them): %s", db.URL(), strings.Join(res.AddedTables, ", "))
+	}
+	return nil
 }
 
 // info prints a progress message on stderr, unless --quiet.
@@ -168,14 +243,11 @@ nothing. It exits 0 when the database is consistent and 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, false)
+			db, err := a.openRead(ctx)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			if _, err := db.CheckSchema(ctx); err != nil {
-				return err
-			}
 			in, err := db.CheckIntegrity(ctx)
 			if err != nil {
 				return err

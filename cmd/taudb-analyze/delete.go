@@ -22,7 +22,7 @@ it, in one transaction.`,
 				return usagef("delete needs --trial T (an id or a name)")
 			}
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openFor(ctx, true)
 			if err != nil {
 				return err
 			}

@@ -1,19 +1,36 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 	"strconv"
 	"text/tabwriter"
 )
 
-// writeJSON prints v as one indented JSON document.
+// writeJSON prints v as one indented JSON document: the one place the CLI
+// encodes JSON (analysis results encode their tables with NaN as null
+// themselves). No NaN or infinite number reaches the output: they become
+// null.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	err := enc.Encode(v)
+	if _, undefined := err.(*json.UnsupportedValueError); undefined {
+		// A NaN or infinite number (TAU stores NaN percentages): null.
+		buf.Reset()
+		err = enc.Encode(finiteJSON(reflect.ValueOf(v)))
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
 }
 
 // table is a simple text table with a header, printed aligned or as CSV.
@@ -50,8 +67,12 @@ func (t *table) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// num formats a value with up to 6 significant decimals, without exponent
-// for ordinary magnitudes.
+// num formats a value in the shortest form that reads back exactly
+// (strconv's 'g', -1), and an undefined value (NaN, ±Inf: TAU stores NaN
+// percentages) as "-".
 func num(v float64) string {
-	return strconv.FormatFloat(v, 'g', 10, 64)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

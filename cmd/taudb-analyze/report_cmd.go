@@ -89,7 +89,7 @@ func (a *app) runReport(ctx context.Context, cmd *cobra.Command, f reportFlags) 
 	case f.trial != "" && selected:
 		return usagef("give --trial or a selection (--trials, --where), not both")
 	}
-	db, err := a.openDB(ctx, true)
+	db, err := a.openRead(ctx)
 	if err != nil {
 		return err
 	}

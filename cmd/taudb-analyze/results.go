@@ -34,7 +34,7 @@ that result again, read back from the database exactly as it was computed
 					return usagef("results %q: want a result id (a positive number)", args[0])
 				}
 			}
-			db, err := a.openDB(ctx, true)
+			db, err := a.openRead(ctx)
 			if err != nil {
 				return err
 			}
@@ -55,7 +55,11 @@ that result again, read back from the database exactly as it was computed
 			}
 			tb := table2("id", "analysis", "trials", "metric", "tables")
 			for _, r := range infos {
-				tb.add(fmt.Sprint(r.ID), r.Analysis, strings.Join(r.Trials, ", "), r.Metric, fmt.Sprint(r.Tables))
+				trials := strings.Join(r.Trials, ", ")
+				if r.MissingTrials > 0 {
+					trials += fmt.Sprintf(" (incomplete: %d deleted)", r.MissingTrials)
+				}
+				tb.add(fmt.Sprint(r.ID), r.Analysis, trials, r.Metric, fmt.Sprint(r.Tables))
 			}
 			if a.format == "csv" {
 				return tb.writeCSV(a.out)

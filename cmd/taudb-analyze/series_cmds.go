@@ -62,7 +62,7 @@ func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error),
 	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
 	ctx := cmd.Context()
-	db, err := a.openDB(ctx, true)
+	db, err := a.openFor(ctx, !f.noSave)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ and of every region, A being the selected trials and B the compare set.
 			// Version A is the selection, version B the compare set: select
 			// both, load them together, and split them again.
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openFor(ctx, !f.noSave)
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -39,7 +40,15 @@ The table shows exclusive values (--inclusive: inclusive values) in the
 metric's unit (microseconds for time), and "threads" is k. --format json
 gives every column of every statistic (inclusive, exclusive, their
 percentages of the main region, calls, subroutines, Σ exclusive²);
---format csv one row per node and statistic with those columns.`,
+--format csv one row per node and statistic with those columns.
+
+TAU's own loader stores no STDDEV rows where all threads made the same
+number of calls; stats then computes them from the threads' rows and marks
+them ("computed": true in JSON and CSV, a * in the table; their percentages
+are undefined). Undefined numbers (TAU stores NaN percentages in some rows)
+print as "-" in tables and null in JSON. The calls and subroutines of the
+statistics are whole numbers in TAUdb (INT columns): a mean of 2.5 calls is
+stored as 2 by TAU's loader (truncated) and 3 by taudb-analyze (rounded).`,
 		Example: `  taudb-analyze stats --trial cpi-4
   taudb-analyze stats --trial 3 --metric PAPI_FP_OPS --inclusive
   taudb-analyze --format json stats --trial 3`,
@@ -49,7 +58,7 @@ percentages of the main region, calls, subroutines, Σ exclusive²);
 				return usagef("stats needs --trial T (an id or a name)")
 			}
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openRead(ctx)
 			if err != nil {
 				return err
 			}
@@ -70,46 +79,64 @@ percentages of the main region, calls, subroutines, Σ exclusive²);
 				return writeJSON(a.out, st)
 			case "csv":
 				tb := table{header: []string{"callpath", "node", "threads", "statistic", "inclusive", "exclusive",
-					"inclusive_percent", "exclusive_percent", "calls", "subroutines"}}
+					"inclusive_percent", "exclusive_percent", "calls", "subroutines", "computed"}}
 				for _, n := range st.Nodes {
 					for _, c := range statsColumns {
 						if v := n.Get(c.d); v != nil {
 							tb.add(fmt.Sprint(n.Callpath), n.Name, fmt.Sprint(n.Threads), c.head, num(v.Inclusive), num(v.Exclusive),
-								num(v.InclusivePercent), num(v.ExclusivePercent), num(v.Calls), num(v.Subroutines))
+								num(v.InclusivePercent), num(v.ExclusivePercent), num(v.Calls), num(v.Subroutines), fmt.Sprint(v.Computed))
 						}
 					}
 				}
 				return tb.writeCSV(a.out)
 			}
-			what := "exclusive"
-			if inclusive {
-				what = "inclusive"
-			}
-			fmt.Fprintf(a.out, "Trial %d %q, metric %s, %s values:\n", st.Trial, st.Name, st.Metric, what)
-			tb := table{header: []string{"node", "threads"}}
-			for _, c := range statsColumns {
-				tb.header = append(tb.header, c.head)
-			}
-			for _, n := range st.Nodes {
-				row := []string{n.Name, fmt.Sprint(n.Threads)}
-				for _, c := range statsColumns {
-					v := n.Get(c.d)
-					switch {
-					case v == nil:
-						row = append(row, "-")
-					case inclusive:
-						row = append(row, num(v.Inclusive))
-					default:
-						row = append(row, num(v.Exclusive))
-					}
-				}
-				tb.add(row...)
-			}
-			return tb.writeText(a.out)
+			return writeStatsText(a.out, st, inclusive)
 		},
 	}
 	cmd.Flags().StringVar(&ref, "trial", "", "the trial: an id or a unique name (id:N or name:X to be explicit)")
 	cmd.Flags().StringVar(&metric, "metric", "", "the metric (default: the first time metric)")
 	cmd.Flags().BoolVar(&inclusive, "inclusive", false, "show inclusive instead of exclusive values in the table")
 	return cmd
+}
+
+// writeStatsText prints the statistics as a table of the exclusive (or
+// inclusive) values, a computed row marked * with a note below.
+func writeStatsText(w io.Writer, st *store.TrialStats, inclusive bool) error {
+	what := "exclusive"
+	if inclusive {
+		what = "inclusive"
+	}
+	fmt.Fprintf(w, "Trial %d %q, metric %s, %s values:\n", st.Trial, st.Name, st.Metric, what)
+	tb := table{header: []string{"node", "threads"}}
+	for _, c := range statsColumns {
+		tb.header = append(tb.header, c.head)
+	}
+	computed := false
+	for _, n := range st.Nodes {
+		row := []string{n.Name, fmt.Sprint(n.Threads)}
+		for _, c := range statsColumns {
+			v := n.Get(c.d)
+			cell := "-"
+			switch {
+			case v == nil:
+			case inclusive:
+				cell = num(v.Inclusive)
+			default:
+				cell = num(v.Exclusive)
+			}
+			if v != nil && v.Computed {
+				cell += "*"
+				computed = true
+			}
+			row = append(row, cell)
+		}
+		tb.add(row...)
+	}
+	if err := tb.writeText(w); err != nil {
+		return err
+	}
+	if computed {
+		fmt.Fprintln(w, "* computed from the threads' rows: the database holds no such row (TAU's loader leaves them out where all threads made the same number of calls)")
+	}
+	return nil
 }

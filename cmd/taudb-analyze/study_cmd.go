@@ -414,8 +414,9 @@ func (a *app) ensureSchema(ctx context.Context, db *store.DB) error {
 		if _, err := db.Init(ctx); err != nil {
 			return err
 		}
+		return nil
 	}
-	return nil
+	return a.addOwnTables(ctx, db)
 }
 
 // parseIDs returns the trial ids of an analysis command's trial flags.

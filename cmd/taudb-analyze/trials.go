@@ -25,7 +25,7 @@ prints one JSON array; an empty database gives [].
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openRead(ctx)
 			if err != nil {
 				return err
 			}

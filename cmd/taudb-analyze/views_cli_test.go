@@ -70,13 +70,17 @@ func TestViewsCommands(t *testing.T) {
 		for _, v := range list {
 			count[v.Name] = v.Trials
 		}
-		want := map[string]int{"All Trials": len(fx), "matmult": 8, "cpi-or-wrap": 2, "big matmult": 5, "small matmult": 2}
+		// The loads with -a/-x made TAU's views first (ids 2..7):
+		// Application-APP with Experiment-EXP under it, per pair.
+		want := map[string]int{"All Trials": len(fx), "matmult": 8, "cpi-or-wrap": 2, "big matmult": 5, "small matmult": 2,
+			"Application-matmult": 8, "Experiment-scaling": 8, "Application-cpi": 1, "Application-wrap": 1, "Experiment-run": 1}
 		for name, n := range want {
 			if count[name] != n {
 				t.Errorf("view %q selects %d trials, want %d\n%s", name, count[name], n, r.stdout)
 			}
 		}
-		if len(list) != 6 || list[4].Parent != list[1].ID || list[4].ID != sub || len(list[3].Params) != 2 || list[3].Conjoin != "or" {
+		if len(list) != 12 || list[10].Parent != list[7].ID || list[10].ID != sub || len(list[9].Params) != 2 || list[9].Conjoin != "or" ||
+			list[2].Parent != list[1].ID || list[1].Name != "Application-matmult" {
 			t.Errorf("views --format json: %+v", list)
 		}
 		r = run("views")
@@ -86,7 +90,7 @@ func TestViewsCommands(t *testing.T) {
 			}
 		}
 		r = run("--format", "csv", "views")
-		if !strings.HasPrefix(r.stdout, "id,parent,name,conjoin,parameters,trials\n") || strings.Count(r.stdout, "\n") != 7 {
+		if !strings.HasPrefix(r.stdout, "id,parent,name,conjoin,parameters,trials\n") || strings.Count(r.stdout, "\n") != 13 {
 			t.Errorf("views --format csv:\n%s", r.stdout)
 		}
 
@@ -147,7 +151,7 @@ func TestViewsCommands(t *testing.T) {
 		fails(t, 1, `no view has the id or name "nope"`, append(db, "speedup", "--view", "nope")...)
 		fails(t, 2, `--view NAME|ID`, append(db, "speedup")...)
 		r = run("--format", "json", "views")
-		if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 6 {
+		if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 12 {
 			t.Errorf("after the refused views: %d views, %v", len(list), err)
 		}
 	})

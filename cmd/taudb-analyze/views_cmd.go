@@ -46,7 +46,7 @@ json it prints one JSON array.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openRead(ctx)
 			if err != nil {
 				return err
 			}
@@ -120,7 +120,7 @@ name). Invalid parameters are refused, and nothing is stored.
 				v.Params = append(v.Params, p)
 			}
 			ctx := cmd.Context()
-			db, err := a.openDB(ctx, true)
+			db, err := a.openFor(ctx, true)
 			if err != nil {
 				return err
 			}
