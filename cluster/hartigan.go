@@ -3,6 +3,12 @@ package cluster
 // hartiganPasses bounds the passes of Hartigan's refinement.
 const hartiganPasses = 100
 
+// HartiganMaxRows is the largest number of rows KMeans refines with
+// Hartigan's moves. Poor local optima trouble small sets (the ranks of one
+// trial, where one misplaced rank changes the story); on large sets a pass
+// costs several Lloyd iterations and the restarts find the basin anyway.
+const HartiganMaxRows = 4096
+
 // hartigan refines a partition found by Lloyd's algorithm with Hartigan's
 // single-point moves (Hartigan and Wong 1979; Telgarsky and Vattani 2010):
 // row x leaves its cluster a for cluster b when that lowers the

@@ -76,8 +76,8 @@ type KMeansResult struct {
 // centroids move by no more than the Tolerance, or maxIter iterations
 // (maxIter ≤ 0 means DefaultMaxIter). Rows are assigned with Hamerly's
 // (2010) bounds, which give plain Lloyd's assignments up to exact ties.
-// Each run's partition is then refined by Hartigan's single-point moves
-// (see hartigan), which only lower W_k. The algorithm is started restarts times (restarts = 0: adaptively, see
+// With at most HartiganMaxRows rows, each run's partition is then refined
+// by Hartigan's single-point moves (see hartigan), which only lower W_k. The algorithm is started restarts times (restarts = 0: adaptively, see
 // RestartPatience) from k-means++ seedings (Arthur & Vassilvitskii 2007: the first centre uniformly, each
 // next one a row drawn with probability D(x)² / Σ D(x)², D the distance to
 // the nearest centre chosen so far), keeping the run of smallest W_k. A
@@ -102,7 +102,10 @@ func KMeans(m Matrix, k, restarts, maxIter int, rng *rand.Rand) KMeansResult {
 		if !adaptive && r >= restarts {
 			break
 		}
-		res := hartigan(m, lloyd(m, seedPlusPlus(m, k, rng), maxIter, tol))
+		res := lloyd(m, seedPlusPlus(m, k, rng), maxIter, tol)
+		if m.N <= HartiganMaxRows {
+			res = hartigan(m, res)
+		}
 		if res.W < best.W {
 			if res.W < best.W*(1-1e-12) {
 				improved = r
