@@ -22,6 +22,11 @@ type SaveOptions struct {
 	// attributes (primary_metadata) "Application" and "Experiment",
 	// replacing attributes of those names that the trial may already have.
 	Application, Experiment string
+	// IfExists says what to do when a stored trial bears the name already:
+	// store another (the zero value, NameAllowDuplicate), refuse
+	// (NameRefuse) or keep the stored one (NameReuse). The name is checked
+	// under a lock, so concurrent savers of one name cannot both store it.
+	IfExists NameRule
 	// Progress, when not nil, is called as rows go out with the number of
 	// rows written so far and the total SaveTrial will write (all tables),
 	// about every 64k rows and once at the end, from the saving goroutine.
@@ -51,6 +56,8 @@ const saveLockKey = 7_305_268_131_926_466_212
 // It writes every row TAU's own loader writes (see the package documentation
 // for the mapping and for where it deliberately differs), all in one
 // transaction: when it fails, for any reason, nothing of the trial remains.
+// With opt.IfExists = NameReuse and the name taken, it writes nothing and
+// returns the stored trial's id (SaveTrials tells the two cases apart).
 //
 // On PostgreSQL the ids of all rows are reserved from the tables' sequences
 // in one statement and every table is written with COPY; on SQLite the
@@ -60,27 +67,11 @@ func (db *DB) SaveTrial(ctx context.Context, t *drg.Trial, opt SaveOptions) (int
 	if t == nil {
 		return 0, errors.New("save trial: nil trial")
 	}
-	p, err := newSavePlan(t, opt)
+	saved, err := db.SaveTrials(ctx, []PendingTrial{{Trial: t, Options: opt}})
 	if err != nil {
-		name := opt.Name
-		if name == "" {
-			name = t.Name
-		}
-		return 0, fmt.Errorf("save trial %q: %w", name, err)
+		return 0, err
 	}
-	var id int64
-	switch {
-	case db.pool != nil:
-		id, err = db.savePostgres(ctx, p)
-	case db.sqlDB != nil:
-		id, err = db.saveSQLite(ctx, p)
-	default:
-		err = fmt.Errorf("%s: the database is closed", db.display)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("save trial %q: %w", p.name, err)
-	}
-	return id, nil
+	return saved[0].ID, nil
 }
 
 // kv is one metadata attribute.

@@ -15,22 +15,47 @@ const (
 	sqliteBatchRows   = 256
 )
 
-// saveSQLite writes the trial in one transaction, which begins IMMEDIATE
+// saveSQLite writes the trials in one transaction, which begins IMMEDIATE
 // (see OpenSQLite): it holds SQLite's write lock from the start, so the ids
-// taken as max(id)+1 cannot be taken by another writer.
-func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
+// taken as max(id)+1 cannot be taken by another writer, and the names
+// checked cannot be taken meanwhile.
+func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTrial, error) {
 	tx, err := db.sqlDB.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, db.busy(fmt.Errorf("begin a transaction: %w", err))
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(fmt.Errorf("begin a transaction: %w", err)))
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	r := sqlRunner{tx}
+	keepRange, err := hasTable(ctx, r, SQLite, callRangeTable)
+	if err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(err))
+	}
+	out := make([]SavedTrial, len(trials))
+	for i, pt := range trials {
+		p, saved, name, err := db.prepareSave(ctx, r, pt)
+		if err == nil && p != nil {
+			p.keepRange = keepRange
+			err = insertPlanSQLite(ctx, tx, p)
+			saved.ID = p.trialID()
+		}
+		if err != nil {
+			return nil, unwrapRead(db.busy(err), name)
+		}
+		out[i] = saved
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("save trial %q: %w", out[len(out)-1].Name, db.busy(fmt.Errorf("commit: %w", err)))
+	}
+	return out, nil
+}
+
+// insertPlanSQLite takes the plan's ids and inserts its tables.
+func insertPlanSQLite(ctx context.Context, tx *sql.Tx, p *savePlan) error {
+	var err error
 	for s := range numSerial {
 		if p.ids[s], err = sqliteNextID(ctx, tx, serialTables[s]); err != nil {
-			return 0, err
+			return err
 		}
-	}
-	if p.keepRange, err = hasTable(ctx, sqlRunner{tx}, SQLite, callRangeTable); err != nil {
-		return 0, err
 	}
 	for _, tr := range p.tables() {
 		if tr.rows == 0 {
@@ -38,13 +63,10 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 		}
 		beforeTable(ctx, tr.table)
 		if err := insertSQLite(ctx, tx, tr); err != nil {
-			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
+			return fmt.Errorf("insert into %s: %w", tr.table, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("commit: %w", err)
-	}
-	return p.trialID(), nil
+	return nil
 }
 
 // sqliteNextID returns the next free id of table: one more than both the
