@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -28,6 +29,8 @@ type DB struct {
 	sqlDB   *sql.DB       // SQLite only
 	display string        // the URL with any password masked
 	path    string        // the SQLite file, or ":memory:"
+	// busyTimeout is how long an SQLite statement waits for a lock.
+	busyTimeout time.Duration
 }
 
 // Dialect reports which database system db talks to.

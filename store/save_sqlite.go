@@ -147,7 +147,8 @@ func insertSQL(table string, columns []string, rows int) string {
 
 // ErrBusy is the cause of the error of a write to an embedded (SQLite)
 // database that another connection or process was writing to for longer
-// than the busy timeout (5 s): SQLite lets one writer at a time, and the
+// than the busy timeout (SQLiteBusyTimeout): SQLite lets one writer at a
+// time, and the
 // write was not begun, so nothing of it is in the database.
 var ErrBusy = errors.New("database is busy")
 
@@ -159,8 +160,8 @@ func (db *DB) busy(err error) error {
 	if db.dialect != SQLite || !errors.As(err, &coded) || coded.Code()&0xff != sqliteBusyCode {
 		return err
 	}
-	return fmt.Errorf("%w: another process has been writing to %s for more than %d s; nothing was written, try again when it has finished (%w)",
-		ErrBusy, db.display, sqliteBusyTimeout/1000, err)
+	return fmt.Errorf("%w: another process has been writing to %s for more than %v (the busy timeout, %s); nothing was written, try again when it has finished (%w)",
+		ErrBusy, db.display, db.busyTimeout, EnvSQLiteBusyTimeout, err)
 }
 
 // sqliteBusyCode is SQLITE_BUSY, the primary result code of a lock that
