@@ -163,9 +163,13 @@ func TestConcurrentSameMetricName(t *testing.T) {
 			}
 			return c, m
 		}
+		copies := make([]*drg.Trial, n)
+		idx := make([]int, n)
+		for i := range n {
+			copies[i], idx[i] = withT9(dbs[i])
+		}
 		errs := together(n, func(i int) error {
-			c, m := withT9(dbs[i])
-			_, err := dbs[i].SaveMetric(ctx, id, c, m)
+			_, err := dbs[i].SaveMetric(ctx, id, copies[i], idx[i])
 			return err
 		})
 		ok := 0

@@ -80,31 +80,33 @@ type kv struct{ key, value string }
 // savePlan holds everything SaveTrial writes, computed from the trial before
 // any row goes out, and the first id of every table once they are known.
 type savePlan struct {
-	t          *drg.Trial
-	name       string
-	nt, nn, nm int
-	meta       []kv   // primary_metadata, sorted by name
-	regions    []int  // region indexes in timer-row order (sorted by name)
-	regionPos  []int  // region index → position in regions
-	stored     []int  // nodes that get a timer_callpath row, in node (= id) order
-	rowOf      []int  // node → position in stored, or -1
-	insert     []int  // positions in stored, parents before children
-	hasData    []bool // node → gets timer_call_data rows
-	names      []int  // positions in stored whose name TAU's tools would not rebuild
-	stats      *drg.Statistics
-	main       [][]float64      // [metric][thread] main-region inclusive value
-	derivedMn  [][]float64      // [metric][derivedOrder position] what derived percentages are of
-	sumSq      [][]float64      // [metric][node] Σ exclusive² over threads
-	snapIter   []int            // per snapshot: its number among its thread's snapshots
-	snapMain   [][]float64      // [snapshot][metric] largest inclusive value
-	nCallData  int              // timer_call_data rows
-	keepRange  bool             // the database has trial_call_data_range
-	nCounterV  int              // counter_value rows
-	nThreadMD  int              // secondary_metadata rows of threads
-	ids        [numSerial]int64 // first id of each serial table
-	nGroups    int              // timer_group rows
-	nParams    int              // timer_parameter rows
-	progress   func(done, total int64)
+	t           *drg.Trial
+	name        string
+	nt, nn, nm  int
+	meta        []kv   // primary_metadata, sorted by name
+	regions     []int  // region indexes in timer-row order (sorted by name)
+	regionPos   []int  // region index → position in regions
+	stored      []int  // nodes that get a timer_callpath row, in node (= id) order
+	rowOf       []int  // node → position in stored, or -1
+	insert      []int  // positions in stored, parents before children
+	hasData     []bool // node → gets timer_call_data rows
+	names       []int  // positions in stored whose name TAU's tools would not rebuild
+	stats       *drg.Statistics
+	main        [][]float64      // [metric][thread] main-region inclusive value
+	derivedMn   [][]float64      // [metric][derivedOrder position] what derived percentages are of
+	sumSq       [][]float64      // [metric][node] Σ exclusive² over threads
+	snapIter    []int            // per snapshot: its number among its thread's snapshots
+	snapMain    [][]float64      // [snapshot][metric] largest inclusive value
+	nCallData   int              // timer_call_data rows
+	keepRange   bool             // the database has trial_call_data_range
+	bigCalls    []bigCall        // timer_call_data rows with counts beyond an INT
+	bigCounters []bigCounter     // counter_value rows with counts beyond an INT
+	nCounterV   int              // counter_value rows
+	nThreadMD   int              // secondary_metadata rows of threads
+	ids         [numSerial]int64 // first id of each serial table
+	nGroups     int              // timer_group rows
+	nParams     int              // timer_parameter rows
+	progress    func(done, total int64)
 }
 
 // derivedOrder lists the derived threads in the order their thread rows are
@@ -227,6 +229,9 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	}
 	for _, th := range t.Threads {
 		p.nThreadMD += len(th.Metadata)
+	}
+	if err := p.planBigCounts(); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -424,9 +429,11 @@ func (p *savePlan) tables() []tableRows {
 		p.timeRangeRows(),
 		p.callDataRows(),
 		p.valueRows(),
+		p.bigCallRows(),
 		p.rangeRows(),
 		p.counterRows(),
 		p.counterValueRows(),
+		p.bigCounterRows(),
 		p.primaryRows(),
 		p.secondaryRows(),
 	}
@@ -663,18 +670,16 @@ func (c *cdCursor) advance() bool {
 // subroutines, time_range.
 func (p *savePlan) callRow(cd *callData, r []any) {
 	r[0], r[1], r[5] = cd.id, p.callpathID(cd.node), nil
+	calls, subs := p.callCounts(cd)
+	r[3], r[4] = count32(calls), count32(subs)
 	switch cd.kind {
 	case cdReal:
-		c := cd.node*p.nt + cd.col
-		r[2], r[3], r[4] = p.threadID(cd.col), count32(p.t.Calls[c]), count32(p.t.Subroutines[c])
+		r[2] = p.threadID(cd.col)
 	case cdDerived:
-		d := derivedOrder[cd.col]
 		r[2] = p.derivedID(cd.col)
-		r[3], r[4] = count32(p.stats.Calls.Get(d)[cd.node]), count32(p.stats.Subroutines.Get(d)[cd.node])
 	case cdSnapshot:
 		s := &p.t.Series[cd.col]
-		r[2], r[3], r[4] = p.threadID(s.Thread), count32(s.Calls[cd.entry]), count32(s.Subroutines[cd.entry])
-		r[5] = p.timeRangeID(cd.col)
+		r[2], r[5] = p.threadID(s.Thread), p.timeRangeID(cd.col)
 	}
 }
 
@@ -801,7 +806,9 @@ func (p *savePlan) secondaryRows() tableRows {
 
 // count32 stores a count (calls, subroutines, samples) in an INT column:
 // rounded to the nearest integer and held within the 32-bit range (NaN
-// becomes 0).
+// becomes 0). A count beyond that range is kept exactly in
+// taudb-analyze's own tables as well (see bigcount.go), so the clamped
+// value is only what TAU's own tools see.
 func count32(v float64) int64 {
 	switch {
 	case math.IsNaN(v):

@@ -43,6 +43,10 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 	r := pgxRunner{tx}
 	keepRange, err := hasTable(ctx, r, Postgres, callRangeTable)
+	var keepBig bool
+	if err == nil {
+		keepBig, err = hasTable(ctx, r, Postgres, bigCallTable)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
@@ -54,6 +58,9 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
 			p.keepRange = keepRange
+			err = p.checkBigTables(keepBig)
+		}
+		if err == nil && p != nil {
 			err = copyPostgres(ctx, conn, tx, p)
 			saved.ID = p.trialID()
 		}

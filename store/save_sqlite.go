@@ -27,6 +27,10 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	r := sqlRunner{tx}
 	keepRange, err := hasTable(ctx, r, SQLite, callRangeTable)
+	var keepBig bool
+	if err == nil {
+		keepBig, err = hasTable(ctx, r, SQLite, bigCallTable)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(err))
 	}
@@ -35,6 +39,9 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
 			p.keepRange = keepRange
+			err = p.checkBigTables(keepBig)
+		}
+		if err == nil && p != nil {
 			err = insertPlanSQLite(ctx, tx, p)
 			saved.ID = p.trialID()
 		}
