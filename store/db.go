@@ -31,6 +31,9 @@ type DB struct {
 	path    string        // the SQLite file, or ":memory:"
 	// busyTimeout is how long an SQLite statement waits for a lock.
 	busyTimeout time.Duration
+	// exclusive is true when the SQLite file was opened in exclusive
+	// locking mode because the disk is full (see openSQLiteExclusive).
+	exclusive bool
 }
 
 // Dialect reports which database system db talks to.

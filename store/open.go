@@ -326,11 +326,62 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		sqlDB.SetMaxOpenConns(1)
 	}
 	db := &DB{dialect: SQLite, sqlDB: sqlDB, display: "sqlite:" + path, path: path, busyTimeout: busy}
-	if err := db.checkSQLiteRetrying(ctx); err != nil {
+	err = db.checkSQLiteRetrying(ctx)
+	if err != nil && !memory && isSQLiteIOError(err) {
 		sqlDB.Close()
+		db, err = openSQLiteExclusive(ctx, db)
+	}
+	if err != nil {
+		if db.sqlDB != nil {
+			db.sqlDB.Close()
+		}
 		return nil, fmt.Errorf("open sqlite:%s: %w", path, db.busy(err))
 	}
 	return db, nil
+}
+
+// isSQLiteIOError reports whether err is SQLite's SQLITE_IOERR or
+// SQLITE_FULL: what opening a WAL database gives on a full disk, where the
+// shared-memory index (the -shm file) cannot be extended.
+func isSQLiteIOError(err error) bool {
+	var coded interface{ Code() int }
+	if !errors.As(err, &coded) {
+		return false
+	}
+	c := coded.Code() & 0xff
+	return c == sqliteIOErrCode || c == sqliteFullCode
+}
+
+// SQLite's primary result codes of an I/O error and of a full disk.
+const (
+	sqliteIOErrCode = 10
+	sqliteFullCode  = 13
+)
+
+// openSQLiteExclusive opens db's file again in SQLite's exclusive locking
+// mode, after a normal open failed with an I/O error. A WAL database needs
+// its shared-memory index, the -shm file, which every reader creates or
+// extends when it is absent or short; on a full disk that write fails and
+// nothing can be read, not even the list of trials. In exclusive locking
+// mode, set before the first access, SQLite keeps the index in the
+// process's memory instead. The price: this process holds the file's lock
+// until it closes the database (others wait their busy timeout), so db
+// keeps a single connection. Reads work; writes fail as the disk is full.
+func openSQLiteExclusive(ctx context.Context, db *DB) (*DB, error) {
+	// The file name as sqliteDSN escapes it, with other settings: no
+	// journal_mode (the file is in WAL mode already; setting it reads the
+	// file) and no cache_size (setting it reads the schema), as any read
+	// before locking_mode makes SQLite map the -shm file.
+	name, _, _ := strings.Cut(sqliteDSN(db.path, db.busyTimeout), "?")
+	dsn := name + fmt.Sprintf("?_pragma=locking_mode(EXCLUSIVE)&_pragma=busy_timeout(%d)&_pragma=temp_store(2)&_pragma=foreign_keys(1)&_txlock=immediate", db.busyTimeout.Milliseconds())
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return db, err
+	}
+	sqlDB.SetMaxOpenConns(1)
+	out := *db
+	out.sqlDB, out.exclusive = sqlDB, true
+	return &out, out.checkSQLiteRetrying(ctx)
 }
 
 // sqliteDSN builds the modernc.org/sqlite data source name for path: an
