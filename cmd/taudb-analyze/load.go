@@ -157,6 +157,7 @@ func refuseDuplicate(cmd *cobra.Command, db *store.DB, name string) error {
 func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions) ([]loaded, error) {
 	out := make([]loaded, len(paths))
 	pending := make([]store.PendingTrial, len(paths))
+	var reading time.Duration // spent in the readers, within SaveTrials
 	bar := a.progress(len(paths), "loading")
 	defer bar.done()
 	for i, path := range paths {
@@ -176,6 +177,7 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 				a.info("warning: %s: %s", path, w)
 			}
 			a.detail("read %s (%s) in %v", path, t.Source.Format, since(start))
+			reading += time.Since(start)
 			l := &out[i]
 			l.Format, l.Threads, l.Metrics, l.Nodes, l.Counters, l.Snapshots = t.Source.Format, len(t.Threads), len(t.Metrics), len(t.Nodes), len(t.Counters), len(t.Series)
 			if l.Name == "" {
@@ -196,7 +198,12 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 		}
 		return nil, err
 	}
-	a.detail("saved in %v", since(start))
+	saving := (time.Since(start) - reading).Round(time.Millisecond)
+	if len(paths) == 1 {
+		a.detail("saved it in %v", saving)
+	} else {
+		a.detail("saved the %d trials in %v (one transaction)", len(paths), saving)
+	}
 	for i, s := range saved {
 		l := &out[i]
 		l.ID, l.Name, l.Reused = s.ID, s.Name, s.Reused
