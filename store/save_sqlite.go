@@ -162,14 +162,30 @@ var ErrBusy = errors.New("database is busy")
 // busy turns an SQLite "database is locked" (SQLITE_BUSY) error into one
 // that says what happened and what to do, wrapping ErrBusy and err; other
 // errors come back as they are.
+//
+// It also turns SQLite's I/O and disk-full errors into one wrapping
+// ErrDiskFull that names the file and says nothing was written (every
+// write of this package is one transaction, rolled back on error).
 func (db *DB) busy(err error) error {
 	var coded interface{ Code() int }
-	if db.dialect != SQLite || !errors.As(err, &coded) || coded.Code()&0xff != sqliteBusyCode {
+	if db.dialect != SQLite || !errors.As(err, &coded) {
+		return err
+	}
+	if isSQLiteIOError(err) && !errors.Is(err, ErrDiskFull) {
+		return fmt.Errorf("%w: could not write to %s (the disk is full, or failing); nothing was written, free some space and try again (%w)",
+			ErrDiskFull, db.display, err)
+	}
+	if coded.Code()&0xff != sqliteBusyCode {
 		return err
 	}
 	return fmt.Errorf("%w: another process has been writing to %s for more than %v (the busy timeout, %s); nothing was written, try again when it has finished (%w)",
 		ErrBusy, db.display, db.busyTimeout, EnvSQLiteBusyTimeout, err)
 }
+
+// ErrDiskFull is the cause of the error of a write to an embedded (SQLite)
+// database that failed because the disk is full (or an I/O error): the
+// transaction was rolled back, so nothing of the write is in the database.
+var ErrDiskFull = errors.New("disk full")
 
 // sqliteBusyCode is SQLITE_BUSY, the primary result code of a lock that
 // could not be taken within the busy timeout.
