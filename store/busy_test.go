@@ -42,7 +42,7 @@ func openAsCLI(ctx context.Context, path string) (*store.DB, error) {
 // creation racing must wait, not fail with a raw "database is locked".
 func TestSQLiteConcurrentFirstOpens(t *testing.T) {
 	ctx := context.Background()
-	rounds, clients := 40, 6
+	rounds, clients := 80, 6
 	if testing.Short() {
 		rounds = 5
 	}
