@@ -142,10 +142,11 @@ func clip(s string) string {
 // TestSQLiteBusyWriter holds SQLite's write lock in one connection (as a
 // long load in another process does) while readers load a trial from the
 // same file: the readers succeed, and a second writer fails after the busy
-// timeout with ErrBusy and a message saying what happened and what to do,
+// timeout (set to 3 s through TAUDB_SQLITE_BUSY_TIMEOUT) with ErrBusy and a message saying what happened and what to do,
 // having written nothing. Once the lock is released the second write
 // succeeds and SQLite's integrity_check is "ok".
 func TestSQLiteBusyWriter(t *testing.T) {
+	t.Setenv(store.EnvSQLiteBusyTimeout, "3s")
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "taudb.db")
 	open := func() *store.DB {
@@ -195,11 +196,11 @@ func TestSQLiteBusyWriter(t *testing.T) {
 		}
 	}
 	want := `save trial "second": database is busy: another process has been writing to sqlite:` + path +
-		` for more than 5 s; nothing was written, try again when it has finished (begin a transaction: database is locked (5) (SQLITE_BUSY))`
+		` for more than 3s (the busy timeout, TAUDB_SQLITE_BUSY_TIMEOUT); nothing was written, try again when it has finished (begin a transaction: database is locked (5) (SQLITE_BUSY))`
 	if err == nil || !errors.Is(err, store.ErrBusy) || err.Error() != want {
 		t.Errorf("second writer: %v\nwant %s", err, want)
 	}
-	if waited < 4*time.Second {
+	if waited < 3*time.Second {
 		t.Errorf("the second writer gave up after %v, before the busy timeout", waited)
 	}
 	if err := lock.Rollback(); err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -30,6 +31,11 @@ type DB struct {
 	path    string        // the SQLite file, or ":memory:"
 	// readOnly is set by OpenReadOnly.
 	readOnly bool
+	// busyTimeout is how long an SQLite statement waits for a lock.
+	busyTimeout time.Duration
+	// exclusive is true when the SQLite file was opened in exclusive
+	// locking mode because the disk is full (see openSQLiteExclusive).
+	exclusive bool
 }
 
 // Dialect reports which database system db talks to.

@@ -64,17 +64,15 @@ const (
 // transaction: it deletes the whole trial or nothing. Analysis settings of
 // the trial and their results go too. A trial that does not exist gives an
 // error wrapping ErrNoTrial.
+//
+// The trial's row is locked first (FOR UPDATE on PostgreSQL; SQLite's write
+// lock): a SaveResult or SaveMetric of the trial that is under way finishes
+// first and its rows are deleted with the trial, and one that comes later
+// finds the trial gone and writes nothing (ErrNoTrial).
 func (db *DB) DeleteTrial(ctx context.Context, id int64) error {
 	err := db.inTx(ctx, func(r runner) error {
-		found := false
-		if err := r.query(ctx, `SELECT id FROM trial WHERE id = $1`, func(scan func(...any) error) error {
-			found = true
-			return scan(&id)
-		}, id); err != nil {
-			return fmt.Errorf("read trial: %w", err)
-		}
-		if !found {
-			return fmt.Errorf("%w: %d", ErrNoTrial, id)
+		if err := db.lockTrials(ctx, r, true, id); err != nil {
+			return err
 		}
 		var ranges []int64
 		if err := r.query(ctx, trialTimeRanges, func(scan func(...any) error) error {

@@ -77,8 +77,15 @@
 //     calls (TAU skips those, losing the record's presence).
 //   - Calls and subroutines: timer_call_data.calls, .subroutines and
 //     counter_value.sample_count are INT columns. The counts are rounded to
-//     the nearest integer (TAU truncates) and held within the 32-bit range.
-//     Real threads' counts are integers in TAU's files, so they survive; the
+//     the nearest integer (TAU truncates). A count beyond the 32-bit range
+//     (3,000,000,000 calls of a hot leaf; a TOTAL thread's sum) is written
+//     as 2147483647 there, what TAU's tools then read, and exactly in
+//     taudb-analyze's tables timer_call_data_count and counter_value_count,
+//     from which LoadTrial reads it; a count beyond a 64-bit integer is
+//     refused, naming the node and thread. A database without those tables
+//     ("db init" adds them) refuses a trial that needs them rather than
+//     clamp. Real threads' counts are integers in TAU's files, so they
+//     survive; the
 //     derived threads' mean calls lose their fraction (−6 may read 0 where
 //     the mean is below 0.5, as in TAU, where interval_event_value's
 //     inclusive_per_call then divides by zero).
@@ -114,6 +121,50 @@
 //     timer_callpath_name (one row per such node, usually none), which
 //     LoadTrial reads.
 //   - User events keep the trial's order, not TAU's sorted order.
+//
+// # Concurrent clients: locking and waiting
+//
+// Any number of processes may use one database at once. The rules:
+//
+//   - Every save is one transaction: SaveTrial, SaveTrials (all the trials
+//     of one "load a/ b/ c/" together), SaveMetric, SaveResult and
+//     DeleteTrial either commit whole or leave nothing.
+//   - Names: TAUdb has no unique constraint on trial.name (and one cannot be
+//     added without changing TAU's schema), so a save that must not repeat
+//     a name (SaveOptions.IfExists NameRefuse or NameReuse; SaveMetric
+//     always) takes a lock on the name inside its transaction and only then
+//     looks for it: on PostgreSQL a transaction-level advisory lock keyed
+//     by a 64-bit hash of (scope, name), scope "trial" or "metric/TRIAL-ID",
+//     taken in key order; on SQLite the transaction's write lock (BEGIN
+//     IMMEDIATE), which is exclusive already. Of two savers of one name the
+//     second waits for the first to commit, then sees its row: it fails with
+//     a *NameTakenError (ErrNameTaken), or with NameReuse returns the stored
+//     trial.
+//   - Trials and what hangs off them: SaveResult and SaveMetric lock their
+//     trials' rows (PostgreSQL FOR SHARE; several savers at once) and check
+//     that they still exist; DeleteTrial locks its trial's row FOR UPDATE
+//     before it deletes anything. Whichever comes first finishes first: a
+//     result saved first is deleted with its trial, a save that comes after
+//     the delete fails with ErrNoTrial and writes nothing. (Without the
+//     lock a delete running alongside a result save left the result's rows
+//     pointing at no analysis_settings.)
+//   - Ids on PostgreSQL: SaveTrial reserves its id blocks under a
+//     session-level advisory lock that one statement takes and releases,
+//     so saves wait for one another only for that statement.
+//   - Waiting on SQLite: one writer at a time. Write transactions begin
+//     IMMEDIATE, taking the write lock at once (a deferred transaction that
+//     upgrades from read to write can deadlock, and SQLite then fails it
+//     without waiting); a writer that finds the lock taken waits up to the
+//     busy timeout, ten minutes unless TAUDB_SQLITE_BUSY_TIMEOUT says
+//     otherwise (see SQLiteBusyTimeout), and then fails with ErrBusy.
+//     Readers never wait for writers (WAL journal). Opening a new file races
+//     with other opens over the switch to WAL; an open that SQLite refuses
+//     with SQLITE_BUSY is retried until the busy timeout. No raw "database
+//     is locked" error is returned.
+//   - A full disk: a WAL reader needs the -shm index file, and creating or
+//     extending it fails on a full disk; OpenSQLite then opens the file in
+//     exclusive locking mode, which keeps the index in memory, so reads
+//     work (this process holds the file's lock until it closes it).
 //
 // # Snapshots
 //

@@ -147,6 +147,7 @@ type loader struct {
 	nodes   map[int64]int // timer_callpath row → builder node
 	names   map[int64]string
 	calls   callRange // the trial's timer_call_data ids
+	exact   exactCounts
 	d       Dialect
 }
 
@@ -214,6 +215,9 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		return nil, err
 	}
 	if err := l.readValues(ctx); err != nil {
+		return nil, err
+	}
+	if l.exact, err = l.readBigCounts(ctx); err != nil {
 		return nil, err
 	}
 	if err := l.readCounters(ctx); err != nil {
@@ -376,6 +380,9 @@ func (l *loader) readCounters(ctx context.Context) error {
 		if !ok {
 			return nil // a derived thread's row (TAU's loader writes none)
 		}
+		if n, big := l.exact.samples[[2]int64{c, th}]; big {
+			v.NumEvents = n
+		}
 		l.b.AddCounter(counters[c], col, v)
 		return nil
 	}, l.id)
@@ -461,6 +468,9 @@ func (l *loader) readSnapshots(ctx context.Context, snaps []snapshotRow) ([]snap
 		if cd != lastCD {
 			lastCD = cd
 			sr.callpaths = append(sr.callpaths, cp)
+			if ex, big := l.exact.snapshot[cd]; big {
+				calls, subrs = ex[0], ex[1]
+			}
 			s.Calls = append(s.Calls, calls)
 			s.Subroutines = append(s.Subroutines, subrs)
 			for m := range nm {

@@ -26,6 +26,13 @@ func nullIfUndefined(v float64) any {
 // included). Undefined values (NaN: a ratio's division by zero) are stored
 // as NULL. The percentage columns are NULL: a derived metric such as a ratio
 // has no share of a main region. One transaction; it returns the metric id.
+//
+// Metric names are unique within a trial, also between concurrent savers:
+// the name is checked after taking a lock on it (an advisory lock on
+// PostgreSQL, SQLite's write lock), so of two savers of one name the second
+// fails with a *NameTakenError (ErrNameTaken). The trial is locked against
+// deletion meanwhile (see DeleteTrial); a trial deleted first gives
+// ErrNoTrial.
 func (db *DB) SaveMetric(ctx context.Context, id int64, t *drg.Trial, m int) (int64, error) {
 	if m < 0 || m >= len(t.Metrics) {
 		return 0, fmt.Errorf("save metric: no metric %d in trial %q", m, t.Name)
@@ -49,13 +56,19 @@ func (db *DB) SaveMetric(ctx context.Context, id int64, t *drg.Trial, m int) (in
 	}
 	var mid int64
 	err := db.inTx(ctx, func(r runner) error {
-		exists := false
-		if err := r.query(ctx, `SELECT 1 FROM metric WHERE trial = $1 AND name = $2`,
-			func(scan func(...any) error) error { exists = true; return nil }, id, name); err != nil {
+		if err := db.lockTrials(ctx, r, false, id); err != nil {
 			return err
 		}
-		if exists {
-			return fmt.Errorf("trial %d already has a metric named %q", id, name)
+		if err := db.lockNames(ctx, r, fmt.Sprintf("metric/%d", id), name); err != nil {
+			return err
+		}
+		var have int64
+		if err := r.query(ctx, `SELECT id FROM metric WHERE trial = $1 AND name = $2 ORDER BY id LIMIT 1`,
+			func(scan func(...any) error) error { return scan(&have) }, id, name); err != nil {
+			return fmt.Errorf("look for a metric named %q: %w", name, err)
+		}
+		if have != 0 {
+			return &NameTakenError{Kind: "metric", Name: name, ID: have, Trial: id}
 		}
 		if err := r.query(ctx, `INSERT INTO metric (trial, name, derived) VALUES ($1, $2, $3) RETURNING id`,
 			func(scan func(...any) error) error { return scan(&mid) }, id, name, t.Metrics[m].Derived); err != nil {

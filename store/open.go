@@ -5,11 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -19,9 +23,42 @@ import (
 // flag is given.
 const EnvURL = "TAUDB_URL"
 
-// sqliteBusyTimeout is how long, in milliseconds, an SQLite statement waits
-// for a lock held by another connection or process before failing.
-const sqliteBusyTimeout = 5000
+// EnvSQLiteBusyTimeout is the environment variable that sets how long an
+// SQLite statement waits for the write lock that another connection or
+// process holds before it gives up with ErrBusy: a Go duration ("90s",
+// "10m") or a number of seconds. Unset, it is DefaultSQLiteBusyTimeout.
+const EnvSQLiteBusyTimeout = "TAUDB_SQLITE_BUSY_TIMEOUT"
+
+// DefaultSQLiteBusyTimeout is the SQLite busy timeout when
+// EnvSQLiteBusyTimeout is unset: ten minutes, longer than a large load
+// takes, so that concurrent writers of one file queue instead of failing.
+const DefaultSQLiteBusyTimeout = 10 * time.Minute
+
+// maxSQLiteBusyTimeout is the largest busy timeout SQLite takes (its
+// argument is an int of milliseconds), rounded down to a whole day.
+const maxSQLiteBusyTimeout = 24 * time.Hour
+
+// SQLiteBusyTimeout returns the SQLite busy timeout that EnvSQLiteBusyTimeout
+// sets (see there), or an error naming the variable when its value is not a
+// duration between 0 and 24 h.
+func SQLiteBusyTimeout() (time.Duration, error) {
+	s := strings.TrimSpace(os.Getenv(EnvSQLiteBusyTimeout))
+	if s == "" {
+		return DefaultSQLiteBusyTimeout, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		secs, err2 := strconv.ParseFloat(s, 64)
+		if err2 != nil || math.IsNaN(secs) || math.IsInf(secs, 0) || math.Abs(secs) > maxSQLiteBusyTimeout.Seconds()+1 {
+			return 0, fmt.Errorf("%s=%q: not a duration (\"90s\", \"10m\") nor a number of seconds", EnvSQLiteBusyTimeout, s)
+		}
+		d = time.Duration(secs * float64(time.Second))
+	}
+	if d < 0 || d > maxSQLiteBusyTimeout {
+		return 0, fmt.Errorf("%s=%q: the busy timeout must be between 0 and %v", EnvSQLiteBusyTimeout, s, maxSQLiteBusyTimeout)
+	}
+	return d, nil
+}
 
 // sqliteCacheKiB is the page cache of each SQLite connection, in KiB (64
 // MiB; SQLite's default is 2 MiB). Loading a trial looks timer_value rows up
@@ -253,7 +290,8 @@ func openPostgres(ctx context.Context, cfg *pgxpool.Config, display string, secr
 // OpenSQLite opens (creating it if absent) the SQLite database file at path,
 // whose folder must exist; ":memory:" opens a private in-memory database.
 // Every connection runs with foreign keys enforced, the WAL journal (readers
-// do not block the writer), a busy timeout of 5 s, a page cache of up to
+// do not block the writer), a busy timeout (SQLiteBusyTimeout: ten minutes
+// unless TAUDB_SQLITE_BUSY_TIMEOUT says otherwise), a page cache of up to
 // 64 MiB and temporary files in memory; write transactions
 // take the write lock when they begin (BEGIN IMMEDIATE), read-only ones do
 // not.
@@ -275,7 +313,11 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("open sqlite:%s: %s is not a folder", path, dir)
 		}
 	}
-	sqlDB, err := sql.Open("sqlite", sqliteDSN(path))
+	busy, err := SQLiteBusyTimeout()
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite:%s: %w", path, err)
+	}
+	sqlDB, err := sql.Open("sqlite", sqliteDSN(path, busy))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite:%s: %w", path, err)
 	}
@@ -283,19 +325,70 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		// Each connection to ":memory:" is a database of its own: keep one.
 		sqlDB.SetMaxOpenConns(1)
 	}
-	db := &DB{dialect: SQLite, sqlDB: sqlDB, display: "sqlite:" + path, path: path}
-	if err := db.checkSQLite(ctx); err != nil {
+	db := &DB{dialect: SQLite, sqlDB: sqlDB, display: "sqlite:" + path, path: path, busyTimeout: busy}
+	err = db.checkSQLiteRetrying(ctx)
+	if err != nil && !memory && isSQLiteIOError(err) {
 		sqlDB.Close()
-		return nil, fmt.Errorf("open sqlite:%s: %w", path, err)
+		db, err = openSQLiteExclusive(ctx, db)
+	}
+	if err != nil {
+		if db.sqlDB != nil {
+			db.sqlDB.Close()
+		}
+		return nil, fmt.Errorf("open sqlite:%s: %w", path, db.busy(err))
 	}
 	return db, nil
+}
+
+// isSQLiteIOError reports whether err is SQLite's SQLITE_IOERR or
+// SQLITE_FULL: what opening a WAL database gives on a full disk, where the
+// shared-memory index (the -shm file) cannot be extended.
+func isSQLiteIOError(err error) bool {
+	var coded interface{ Code() int }
+	if !errors.As(err, &coded) {
+		return false
+	}
+	c := coded.Code() & 0xff
+	return c == sqliteIOErrCode || c == sqliteFullCode
+}
+
+// SQLite's primary result codes of an I/O error and of a full disk.
+const (
+	sqliteIOErrCode = 10
+	sqliteFullCode  = 13
+)
+
+// openSQLiteExclusive opens db's file again in SQLite's exclusive locking
+// mode, after a normal open failed with an I/O error. A WAL database needs
+// its shared-memory index, the -shm file, which every reader creates or
+// extends when it is absent or short; on a full disk that write fails and
+// nothing can be read, not even the list of trials. In exclusive locking
+// mode, set before the first access, SQLite keeps the index in the
+// process's memory instead. The price: this process holds the file's lock
+// until it closes the database (others wait their busy timeout), so db
+// keeps a single connection. Reads work; writes fail as the disk is full.
+func openSQLiteExclusive(ctx context.Context, db *DB) (*DB, error) {
+	// The file name as sqliteDSN escapes it, with other settings: no
+	// journal_mode (the file is in WAL mode already; setting it reads the
+	// file) and no cache_size (setting it reads the schema), as any read
+	// before locking_mode makes SQLite map the -shm file.
+	name, _, _ := strings.Cut(sqliteDSN(db.path, db.busyTimeout), "?")
+	dsn := name + fmt.Sprintf("?_pragma=locking_mode(EXCLUSIVE)&_pragma=busy_timeout(%d)&_pragma=temp_store(2)&_pragma=foreign_keys(1)&_txlock=immediate", db.busyTimeout.Milliseconds())
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return db, err
+	}
+	sqlDB.SetMaxOpenConns(1)
+	out := *db
+	out.sqlDB, out.exclusive = sqlDB, true
+	return &out, out.checkSQLiteRetrying(ctx)
 }
 
 // sqliteDSN builds the modernc.org/sqlite data source name for path: an
 // SQLite file: URI (so that a path may hold '?', '#' or '%'), with the
 // connection settings as query parameters that the driver applies to every
 // new connection.
-func sqliteDSN(path string) string {
+func sqliteDSN(path string, busy time.Duration) string {
 	name := "file::memory:"
 	if path != ":memory:" {
 		segs := strings.Split(filepath.ToSlash(path), "/")
@@ -304,7 +397,7 @@ func sqliteDSN(path string) string {
 		}
 		name = "file:" + strings.Join(segs, "/")
 	}
-	return name + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=cache_size(-%d)&_pragma=temp_store(2)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate", sqliteBusyTimeout, sqliteCacheKiB)
+	return name + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=cache_size(-%d)&_pragma=temp_store(2)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_txlock=immediate", busy.Milliseconds(), sqliteCacheKiB)
 }
 
 // escapeURIPathSegment percent-encodes the bytes of a path segment that an
@@ -325,6 +418,31 @@ func escapeURIPathSegment(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// checkSQLiteRetrying runs checkSQLite until it succeeds, fails otherwise
+// than with SQLITE_BUSY, or the busy timeout has passed. A new connection
+// sets the journal mode to WAL, which takes the file's exclusive lock on a
+// file not yet in WAL mode; two connections doing so at once can each hold
+// the shared lock the other must wait for, and SQLite then fails one of them
+// at once with SQLITE_BUSY instead of calling the busy handler (it would
+// wait forever). Trying again after a short pause, when the other has
+// finished the switch, succeeds.
+func (db *DB) checkSQLiteRetrying(ctx context.Context) error {
+	deadline := time.Now().Add(db.busyTimeout)
+	pause := time.Millisecond
+	for {
+		err := db.checkSQLite(ctx)
+		if err == nil || !errors.Is(db.busy(err), ErrBusy) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause + time.Duration(rand.Int64N(int64(pause)))):
+		}
+		pause = min(2*pause, 100*time.Millisecond)
+	}
 }
 
 // checkSQLite connects and verifies that the file is an SQLite database and

@@ -94,13 +94,17 @@ func openSQLiteMode(ctx context.Context, abs, mode string) (*DB, error) {
 	for i, s := range segs {
 		segs[i] = escapeURIPathSegment(s)
 	}
+	busy, err := SQLiteBusyTimeout()
+	if err != nil {
+		return nil, err
+	}
 	dsn := "file:" + strings.Join(segs, "/") + "?" + mode +
-		fmt.Sprintf("&_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=query_only(1)", sqliteBusyTimeout)
+		fmt.Sprintf("&_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=query_only(1)", busy.Milliseconds())
 	sqlDB, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{dialect: SQLite, sqlDB: sqlDB, display: "sqlite:" + abs, path: abs, readOnly: true}
+	db := &DB{dialect: SQLite, sqlDB: sqlDB, display: "sqlite:" + abs, path: abs, readOnly: true, busyTimeout: busy}
 	if err := db.checkSQLite(ctx); err != nil {
 		sqlDB.Close()
 		return nil, err

@@ -133,6 +133,8 @@ func TestOpenDefault(t *testing.T) {
 }
 
 func TestOpenSQLiteSettings(t *testing.T) {
+	t.Setenv(store.EnvSQLiteBusyTimeout, "")
+	busy := "600000" // ten minutes, in milliseconds
 	db := storetest.Open(t, store.SQLite)
 	ctx := context.Background()
 	// Several connections, each with the settings.
@@ -143,7 +145,7 @@ func TestOpenSQLiteSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
-		for pragma, want := range map[string]string{"foreign_keys": "1", "journal_mode": "wal", "busy_timeout": "5000", "cache_size": "-65536", "temp_store": "2"} {
+		for pragma, want := range map[string]string{"foreign_keys": "1", "journal_mode": "wal", "busy_timeout": busy, "cache_size": "-65536", "temp_store": "2"} {
 			var got string
 			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 				t.Fatal(err)

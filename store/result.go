@@ -92,12 +92,19 @@ type ResultInfo struct {
 // name) with its columns in analysis_result_column and its cells in
 // analysis_result_value (NaN stored as NULL). trials are the database ids of
 // the result's trials, in the result's order. It returns the settings id.
+//
+// The trials are locked against deletion while the result is written (see
+// DeleteTrial): a trial deleted before the lock is taken makes SaveResult
+// fail with an error wrapping ErrNoTrial, having written nothing.
 func (db *DB) SaveResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, error) {
 	if err := res.Validate(); err != nil {
 		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
 	}
 	var id int64
 	err := db.inTx(ctx, func(r runner) error {
+		if err := db.lockTrials(ctx, r, false, trials...); err != nil {
+			return err
+		}
 		var trial, metric any
 		if len(trials) > 0 {
 			trial = trials[0]

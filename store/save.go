@@ -22,6 +22,11 @@ type SaveOptions struct {
 	// attributes (primary_metadata) "Application" and "Experiment",
 	// replacing attributes of those names that the trial may already have.
 	Application, Experiment string
+	// IfExists says what to do when a stored trial bears the name already:
+	// store another (the zero value, NameAllowDuplicate), refuse
+	// (NameRefuse) or keep the stored one (NameReuse). The name is checked
+	// under a lock, so concurrent savers of one name cannot both store it.
+	IfExists NameRule
 	// Progress, when not nil, is called as rows go out with the number of
 	// rows written so far and the total SaveTrial will write (all tables),
 	// about every 64k rows and once at the end, from the saving goroutine.
@@ -51,6 +56,8 @@ const saveLockKey = 7_305_268_131_926_466_212
 // It writes every row TAU's own loader writes (see the package documentation
 // for the mapping and for where it deliberately differs), all in one
 // transaction: when it fails, for any reason, nothing of the trial remains.
+// With opt.IfExists = NameReuse and the name taken, it writes nothing and
+// returns the stored trial's id (SaveTrials tells the two cases apart).
 //
 // On PostgreSQL the ids of all rows are reserved from the tables' sequences
 // in one statement and every table is written with COPY; on SQLite the
@@ -60,27 +67,11 @@ func (db *DB) SaveTrial(ctx context.Context, t *drg.Trial, opt SaveOptions) (int
 	if t == nil {
 		return 0, errors.New("save trial: nil trial")
 	}
-	p, err := newSavePlan(t, opt)
+	saved, err := db.SaveTrials(ctx, []PendingTrial{{Trial: t, Options: opt}})
 	if err != nil {
-		name := opt.Name
-		if name == "" {
-			name = t.Name
-		}
-		return 0, fmt.Errorf("save trial %q: %w", name, err)
+		return 0, err
 	}
-	var id int64
-	switch {
-	case db.pool != nil:
-		id, err = db.savePostgres(ctx, p)
-	case db.sqlDB != nil:
-		id, err = db.saveSQLite(ctx, p)
-	default:
-		err = fmt.Errorf("%s: the database is closed", db.display)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("save trial %q: %w", p.name, err)
-	}
-	return id, nil
+	return saved[0].ID, nil
 }
 
 // kv is one metadata attribute.
@@ -89,32 +80,34 @@ type kv struct{ key, value string }
 // savePlan holds everything SaveTrial writes, computed from the trial before
 // any row goes out, and the first id of every table once they are known.
 type savePlan struct {
-	t          *drg.Trial
-	name       string
-	nt, nn, nm int
-	meta       []kv   // primary_metadata, sorted by name
-	regions    []int  // region indexes in timer-row order (sorted by name)
-	regionPos  []int  // region index → position in regions
-	stored     []int  // nodes that get a timer_callpath row, in node (= id) order
-	rowOf      []int  // node → position in stored, or -1
-	insert     []int  // positions in stored, parents before children
-	hasData    []bool // node → gets timer_call_data rows
-	names      []int  // positions in stored whose name TAU's tools would not rebuild
-	stats      *drg.Statistics
-	main       [][]float64      // [metric][thread] main-region inclusive value
-	derivedMn  [][]float64      // [metric][derivedOrder position] what derived percentages are of
-	sumSq      [][]float64      // [metric][node] Σ exclusive² over threads
-	snapIter   []int            // per snapshot: its number among its thread's snapshots
-	snapMain   [][]float64      // [snapshot][metric] largest inclusive value
-	nCallData  int              // timer_call_data rows
-	keepRange  bool             // the database has trial_call_data_range
-	app, exp   string           // SaveOptions.Application, .Experiment: the load views
-	nCounterV  int              // counter_value rows
-	nThreadMD  int              // secondary_metadata rows of threads
-	ids        [numSerial]int64 // first id of each serial table
-	nGroups    int              // timer_group rows
-	nParams    int              // timer_parameter rows
-	progress   func(done, total int64)
+	t           *drg.Trial
+	name        string
+	nt, nn, nm  int
+	meta        []kv   // primary_metadata, sorted by name
+	regions     []int  // region indexes in timer-row order (sorted by name)
+	regionPos   []int  // region index → position in regions
+	stored      []int  // nodes that get a timer_callpath row, in node (= id) order
+	rowOf       []int  // node → position in stored, or -1
+	insert      []int  // positions in stored, parents before children
+	hasData     []bool // node → gets timer_call_data rows
+	names       []int  // positions in stored whose name TAU's tools would not rebuild
+	stats       *drg.Statistics
+	main        [][]float64      // [metric][thread] main-region inclusive value
+	derivedMn   [][]float64      // [metric][derivedOrder position] what derived percentages are of
+	sumSq       [][]float64      // [metric][node] Σ exclusive² over threads
+	snapIter    []int            // per snapshot: its number among its thread's snapshots
+	snapMain    [][]float64      // [snapshot][metric] largest inclusive value
+	nCallData   int              // timer_call_data rows
+	keepRange   bool             // the database has trial_call_data_range
+	app, exp    string           // SaveOptions.Application, .Experiment: the load views
+	bigCalls    []bigCall        // timer_call_data rows with counts beyond an INT
+	bigCounters []bigCounter     // counter_value rows with counts beyond an INT
+	nCounterV   int              // counter_value rows
+	nThreadMD   int              // secondary_metadata rows of threads
+	ids         [numSerial]int64 // first id of each serial table
+	nGroups     int              // timer_group rows
+	nParams     int              // timer_parameter rows
+	progress    func(done, total int64)
 }
 
 // derivedOrder lists the derived threads in the order their thread rows are
@@ -238,6 +231,9 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	}
 	for _, th := range t.Threads {
 		p.nThreadMD += len(th.Metadata)
+	}
+	if err := p.planBigCounts(); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -435,9 +431,11 @@ func (p *savePlan) tables() []tableRows {
 		p.timeRangeRows(),
 		p.callDataRows(),
 		p.valueRows(),
+		p.bigCallRows(),
 		p.rangeRows(),
 		p.counterRows(),
 		p.counterValueRows(),
+		p.bigCounterRows(),
 		p.primaryRows(),
 		p.secondaryRows(),
 	}
@@ -674,18 +672,16 @@ func (c *cdCursor) advance() bool {
 // subroutines, time_range.
 func (p *savePlan) callRow(cd *callData, r []any) {
 	r[0], r[1], r[5] = cd.id, p.callpathID(cd.node), nil
+	calls, subs := p.callCounts(cd)
+	r[3], r[4] = count32(calls), count32(subs)
 	switch cd.kind {
 	case cdReal:
-		c := cd.node*p.nt + cd.col
-		r[2], r[3], r[4] = p.threadID(cd.col), count32(p.t.Calls[c]), count32(p.t.Subroutines[c])
+		r[2] = p.threadID(cd.col)
 	case cdDerived:
-		d := derivedOrder[cd.col]
 		r[2] = p.derivedID(cd.col)
-		r[3], r[4] = count32(p.stats.Calls.Get(d)[cd.node]), count32(p.stats.Subroutines.Get(d)[cd.node])
 	case cdSnapshot:
 		s := &p.t.Series[cd.col]
-		r[2], r[3], r[4] = p.threadID(s.Thread), count32(s.Calls[cd.entry]), count32(s.Subroutines[cd.entry])
-		r[5] = p.timeRangeID(cd.col)
+		r[2], r[5] = p.threadID(s.Thread), p.timeRangeID(cd.col)
 	}
 }
 
@@ -812,7 +808,9 @@ func (p *savePlan) secondaryRows() tableRows {
 
 // count32 stores a count (calls, subroutines, samples) in an INT column:
 // rounded to the nearest integer and held within the 32-bit range (NaN
-// becomes 0).
+// becomes 0). A count beyond that range is kept exactly in
+// taudb-analyze's own tables as well (see bigcount.go), so the clamped
+// value is only what TAU's own tools see.
 func count32(v float64) int64 {
 	switch {
 	case math.IsNaN(v):

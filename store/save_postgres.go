@@ -5,41 +5,85 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // reserveIDsQuery reserves a block of n consecutive ids from the sequence
 // behind each table's id column and returns the first id of each block.
-// The advisory lock, taken in a sub-select that every output row depends
-// on, makes concurrent SaveTrial calls reserve one after the other; the
-// statement runs outside any transaction block, so the lock is released as
-// soon as it ends. Table names and counts are parameters.
+// It runs inside the save's transaction, so it takes the session-level
+// advisory lock saveLockKey and releases it before it ends (a
+// transaction-level lock would be held until the save commits and make
+// every save wait for the one before): l takes the lock, r reserves under
+// it, u releases it once every row of r is computed (it counts them), and
+// the CTEs holding volatile functions are materialized in that order.
+// Sequences are not transactional, so the ids stay reserved whatever the
+// transaction does. Table names and counts are parameters.
 const reserveIDsQuery = `
-SELECT s.tbl,
-       setval(pg_get_serial_sequence(s.tbl, 'id'), nextval(pg_get_serial_sequence(s.tbl, 'id')) + s.n - 1) - s.n + 1
-FROM (SELECT pg_advisory_xact_lock($1)) AS l,
-     unnest($2::text[], $3::bigint[]) AS s(tbl, n)`
+WITH l AS MATERIALIZED (SELECT pg_advisory_lock($1) AS locked),
+r AS MATERIALIZED (
+  SELECT s.tbl,
+         setval(pg_get_serial_sequence(s.tbl, 'id'), nextval(pg_get_serial_sequence(s.tbl, 'id')) + s.n - 1) - s.n + 1 AS first
+  FROM l, unnest($2::text[], $3::bigint[]) AS s(tbl, n)),
+u AS MATERIALIZED (SELECT pg_advisory_unlock($1) AS unlocked FROM (SELECT count(*) FROM r) AS c)
+SELECT r.tbl, r.first FROM u, r`
 
-// savePostgres writes the trial through one connection: the ids are
-// reserved first (one statement, outside the transaction), then every table
-// is written with COPY in one transaction.
-func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
+// savePostgres writes the trials through one connection, in one
+// transaction: for each, its name checked (prepareSave), its ids reserved
+// (reservePostgres) and every table written with COPY.
+func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedTrial, error) {
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("connect: %w", err)
+		return nil, fmt.Errorf("save trial%s: connect: %w", quotedName(trials), err)
 	}
 	defer conn.Release()
-
-	if err := reservePostgres(ctx, conn.Conn(), p); err != nil {
-		return 0, err
-	}
-	if p.keepRange, err = hasTable(ctx, pgxRunner{conn.Conn()}, Postgres, callRangeTable); err != nil {
-		return 0, err
-	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("begin a transaction: %w", err)
+		return nil, fmt.Errorf("save trial%s: begin a transaction: %w", quotedName(trials), err)
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	r := pgxRunner{tx}
+	keepRange, err := hasTable(ctx, r, Postgres, callRangeTable)
+	var keepBig bool
+	if err == nil {
+		keepBig, err = hasTable(ctx, r, Postgres, bigCallTable)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
+	}
+	if err := db.lockNames(ctx, r, "trial", knownNames(trials)...); err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
+	}
+	out := make([]SavedTrial, len(trials))
+	for i, pt := range trials {
+		p, saved, name, err := db.prepareSave(ctx, r, pt)
+		if err == nil && p != nil {
+			p.keepRange = keepRange
+			err = p.checkBigTables(keepBig)
+		}
+		if err == nil && p != nil {
+			err = copyPostgres(ctx, conn, tx, p)
+			saved.ID = p.trialID()
+		}
+		if err != nil {
+			return nil, unwrapRead(err, name)
+		}
+		out[i] = saved
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("save trial %q: commit: %w", out[len(out)-1].Name, err)
+	}
+	return out, nil
+}
+
+// copyPostgres reserves the plan's ids and writes its tables with COPY.
+func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePlan) error {
+	if err := reservePostgres(ctx, tx, p); err != nil {
+		// The statement may have failed holding the session lock: drop
+		// the connection, which releases it, rather than return it to the
+		// pool.
+		conn.Conn().Close(context.Background()) //nolint:errcheck // closing a failed connection
+		return err
+	}
 	for _, tr := range p.tables() {
 		if tr.rows == 0 {
 			continue
@@ -54,19 +98,13 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 			return row, nil
 		}))
 		if err != nil {
-			return 0, fmt.Errorf("copy %s: %w", tr.table, err)
+			return fmt.Errorf("copy %s: %w", tr.table, err)
 		}
 		if n != int64(tr.rows) {
-			return 0, fmt.Errorf("copy %s: wrote %d rows, expected %d", tr.table, n, tr.rows)
+			return fmt.Errorf("copy %s: wrote %d rows, expected %d", tr.table, n, tr.rows)
 		}
 	}
-	if err := ensureLoadViews(ctx, pgxRunner{tx}, Postgres, p.app, p.exp); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("commit: %w", err)
-	}
-	return p.trialID(), nil
+	return ensureLoadViews(ctx, pgxRunner{tx}, Postgres, p.app, p.exp)
 }
 
 // reservePostgres reserves the ids of every serial table the plan writes
@@ -77,7 +115,7 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 // setval, an id inside the reserved block. Both then insert that id; the
 // primary key makes the second insert fail and its transaction roll back,
 // so the database is never corrupted, and the failed load can be retried.
-func reservePostgres(ctx context.Context, conn *pgx.Conn, p *savePlan) error {
+func reservePostgres(ctx context.Context, conn pgx.Tx, p *savePlan) error {
 	var tables []string
 	var counts []int64
 	for s := range numSerial {

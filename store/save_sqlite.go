@@ -15,22 +15,54 @@ const (
 	sqliteBatchRows   = 256
 )
 
-// saveSQLite writes the trial in one transaction, which begins IMMEDIATE
+// saveSQLite writes the trials in one transaction, which begins IMMEDIATE
 // (see OpenSQLite): it holds SQLite's write lock from the start, so the ids
-// taken as max(id)+1 cannot be taken by another writer.
-func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
+// taken as max(id)+1 cannot be taken by another writer, and the names
+// checked cannot be taken meanwhile.
+func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTrial, error) {
 	tx, err := db.sqlDB.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, db.busy(fmt.Errorf("begin a transaction: %w", err))
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(fmt.Errorf("begin a transaction: %w", err)))
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	r := sqlRunner{tx}
+	keepRange, err := hasTable(ctx, r, SQLite, callRangeTable)
+	var keepBig bool
+	if err == nil {
+		keepBig, err = hasTable(ctx, r, SQLite, bigCallTable)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(err))
+	}
+	out := make([]SavedTrial, len(trials))
+	for i, pt := range trials {
+		p, saved, name, err := db.prepareSave(ctx, r, pt)
+		if err == nil && p != nil {
+			p.keepRange = keepRange
+			err = p.checkBigTables(keepBig)
+		}
+		if err == nil && p != nil {
+			err = insertPlanSQLite(ctx, tx, p)
+			saved.ID = p.trialID()
+		}
+		if err != nil {
+			return nil, unwrapRead(db.busy(err), name)
+		}
+		out[i] = saved
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("save trial %q: %w", out[len(out)-1].Name, db.busy(fmt.Errorf("commit: %w", err)))
+	}
+	return out, nil
+}
+
+// insertPlanSQLite takes the plan's ids and inserts its tables.
+func insertPlanSQLite(ctx context.Context, tx *sql.Tx, p *savePlan) error {
+	var err error
 	for s := range numSerial {
 		if p.ids[s], err = sqliteNextID(ctx, tx, serialTables[s]); err != nil {
-			return 0, err
+			return err
 		}
-	}
-	if p.keepRange, err = hasTable(ctx, sqlRunner{tx}, SQLite, callRangeTable); err != nil {
-		return 0, err
 	}
 	for _, tr := range p.tables() {
 		if tr.rows == 0 {
@@ -38,16 +70,10 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 		}
 		beforeTable(ctx, tr.table)
 		if err := insertSQLite(ctx, tx, tr); err != nil {
-			return 0, fmt.Errorf("insert into %s: %w", tr.table, err)
+			return fmt.Errorf("insert into %s: %w", tr.table, err)
 		}
 	}
-	if err := ensureLoadViews(ctx, sqlRunner{tx}, SQLite, p.app, p.exp); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("commit: %w", err)
-	}
-	return p.trialID(), nil
+	return ensureLoadViews(ctx, sqlRunner{tx}, SQLite, p.app, p.exp)
 }
 
 // sqliteNextID returns the next free id of table: one more than both the
@@ -128,21 +154,38 @@ func insertSQL(table string, columns []string, rows int) string {
 
 // ErrBusy is the cause of the error of a write to an embedded (SQLite)
 // database that another connection or process was writing to for longer
-// than the busy timeout (5 s): SQLite lets one writer at a time, and the
+// than the busy timeout (SQLiteBusyTimeout): SQLite lets one writer at a
+// time, and the
 // write was not begun, so nothing of it is in the database.
 var ErrBusy = errors.New("database is busy")
 
 // busy turns an SQLite "database is locked" (SQLITE_BUSY) error into one
 // that says what happened and what to do, wrapping ErrBusy and err; other
 // errors come back as they are.
+//
+// It also turns SQLite's I/O and disk-full errors into one wrapping
+// ErrDiskFull that names the file and says nothing was written (every
+// write of this package is one transaction, rolled back on error).
 func (db *DB) busy(err error) error {
 	var coded interface{ Code() int }
-	if db.dialect != SQLite || !errors.As(err, &coded) || coded.Code()&0xff != sqliteBusyCode {
+	if db.dialect != SQLite || !errors.As(err, &coded) {
 		return err
 	}
-	return fmt.Errorf("%w: another process has been writing to %s for more than %d s; nothing was written, try again when it has finished (%w)",
-		ErrBusy, db.display, sqliteBusyTimeout/1000, err)
+	if isSQLiteIOError(err) && !errors.Is(err, ErrDiskFull) {
+		return fmt.Errorf("%w: could not write to %s (the disk is full, or failing); nothing was written, free some space and try again (%w)",
+			ErrDiskFull, db.display, err)
+	}
+	if coded.Code()&0xff != sqliteBusyCode {
+		return err
+	}
+	return fmt.Errorf("%w: another process has been writing to %s for more than %v (the busy timeout, %s); nothing was written, try again when it has finished (%w)",
+		ErrBusy, db.display, db.busyTimeout, EnvSQLiteBusyTimeout, err)
 }
+
+// ErrDiskFull is the cause of the error of a write to an embedded (SQLite)
+// database that failed because the disk is full (or an I/O error): the
+// transaction was rolled back, so nothing of the write is in the database.
+var ErrDiskFull = errors.New("disk full")
 
 // sqliteBusyCode is SQLITE_BUSY, the primary result code of a lock that
 // could not be taken within the busy timeout.

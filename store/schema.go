@@ -86,6 +86,8 @@ var ownTables = []string{
 	"analysis_settings_trial",
 	"analysis_result_column",
 	"trial_call_data_range",
+	"timer_call_data_count",
+	"counter_value_count",
 }
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,11 +26,13 @@ type loaded struct {
 	Nodes       int    `json:"nodes"`
 	Counters    int    `json:"counters"`
 	Snapshots   int    `json:"snapshots"`
+	// Reused is true when --reuse kept a stored trial of the name.
+	Reused bool `json:"reused,omitempty"`
 }
 
 func (a *app) loadCmd() *cobra.Command {
 	var name, application, experiment, format string
-	var allowDuplicate bool
+	var allowDuplicate, reuse bool
 	cmd := &cobra.Command{
 		Use:   "load -n NAME [-a APP] [-x EXP] [-f FORMAT] PATH...",
 		Short: "Load TAU trials into the database, as TAU's taudb_loadtrial",
@@ -45,12 +49,19 @@ NAME-1, NAME-2, ... in the order given. Without -n a trial keeps the name
 its reader gives it (the folder or file name). -a and -x file the trials under
 an application and an experiment (trial attributes "Application" and
 "Experiment"). A name that a stored trial already bears is refused, before
-anything is loaded, unless --allow-duplicate.
+anything is loaded, unless --allow-duplicate (store another trial of that
+name) or --reuse (keep the stored trial and skip that PATH). The name is
+checked again under a lock as the trial is saved, so two loads of one name
+started together store one trial: the other fails, or with --reuse gets it.
+
+All the PATHs of one load are saved in one transaction: if any fails to
+read or save, none is stored, and the load can simply be run again.
 
 It prints the id of each new trial, one a line (with --format json, one
 JSON array describing them). An embedded database without schema gets one.`,
 		Example: `  taudb-analyze load -n cpi-4 -a cpi -x scaling testdata/real/LLNL-hatchet/tau-cpi-mpi
   taudb-analyze load -n run -a mm run1/ run2/ run3.ppk      # trials run-1, run-2, run-3
+  taudb-analyze load --reuse -n run run1/ run2/ run3.ppk run4/   # loads run4/ only
   taudb-analyze --format json load -n xgc -f ppk xgc.ppk`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -76,12 +87,15 @@ JSON array describing them). An embedded database without schema gets one.`,
 					names[i] = fmt.Sprintf("%s-%d", name, i+1)
 				}
 			}
+			if reuse && allowDuplicate {
+				return usagef("--reuse and --allow-duplicate exclude each other")
+			}
 			db, err := a.openDB(ctx, true)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			if !allowDuplicate {
+			if !allowDuplicate && !reuse {
 				for _, n := range names {
 					if n == "" {
 						continue
@@ -91,45 +105,16 @@ JSON array describing them). An embedded database without schema gets one.`,
 					}
 				}
 			}
-			var out []loaded
-			bar := a.progress(len(args), "loading")
-			defer bar.done()
-			for i, path := range args {
-				bar.step("loading " + path)
-				start := time.Now()
-				t, err := reader.Read(path, format)
-				if err != nil {
-					return fmt.Errorf("load %s: %w", path, err)
-				}
-				if names[i] == "" && !allowDuplicate {
-					if err := refuseDuplicate(cmd, db, t.Name); err != nil {
-						return err
-					}
-				}
-				for _, w := range t.Warnings {
-					a.info("warning: %s: %s", path, w)
-				}
-				a.detail("read %s (%s) in %v", path, t.Source.Format, since(start))
-				start = time.Now()
-				report, finish := a.saveProgress(bar, path)
-				id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: names[i], Application: application, Experiment: experiment, Progress: report})
-				finish()
-				if err != nil {
-					return fmt.Errorf("load %s: %w", path, err)
-				}
-				a.detail("saved it in %v", since(start))
-				l := loaded{ID: id, Name: t.Name, Path: path, Format: t.Source.Format, Application: application, Experiment: experiment,
-					Threads: len(t.Threads), Metrics: len(t.Metrics), Nodes: len(t.Nodes), Counters: len(t.Counters), Snapshots: len(t.Series)}
-				if names[i] != "" {
-					l.Name = names[i]
-				}
-				out = append(out, l)
-				if a.format == "table" {
-					bar.println(a.out, fmt.Sprint(id))
-				}
-				if !a.quiet {
-					bar.println(a.errOut, fmt.Sprintf("loaded %s as trial %d %q: %d threads, %d metrics, %d call-graph nodes, %d user events", path, id, l.Name, l.Threads, l.Metrics, l.Nodes, l.Counters))
-				}
+			rule := store.NameRefuse
+			switch {
+			case allowDuplicate:
+				rule = store.NameAllowDuplicate
+			case reuse:
+				rule = store.NameReuse
+			}
+			out, err := a.loadAll(ctx, db, args, names, format, rule, store.SaveOptions{Application: application, Experiment: experiment})
+			if err != nil {
+				return err
 			}
 			switch a.format {
 			case "json":
@@ -150,6 +135,7 @@ JSON array describing them). An embedded database without schema gets one.`,
 	f.StringVarP(&experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
 	f.StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
 	f.BoolVar(&allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
+	f.BoolVar(&reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
 	return cmd
 }
 
@@ -163,4 +149,74 @@ func refuseDuplicate(cmd *cobra.Command, db *store.DB, name string) error {
 		return fmt.Errorf("a trial named %q exists already (id %d); choose another name with -n, or give --allow-duplicate", name, ids[0])
 	}
 	return nil
+}
+
+// loadAll reads and saves the trials of paths (named names[i], or by their
+// reader when "") in one transaction (store.SaveTrials), one trial in memory
+// at a time, and returns what it loaded or reused.
+func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions) ([]loaded, error) {
+	out := make([]loaded, len(paths))
+	pending := make([]store.PendingTrial, len(paths))
+	var reading time.Duration // spent in the readers, within SaveTrials
+	bar := a.progress(len(paths), "loading")
+	defer bar.done()
+	for i, path := range paths {
+		opt := base
+		opt.Name, opt.IfExists = names[i], rule
+		report, _ := a.saveProgress(bar, path)
+		opt.Progress = report
+		out[i] = loaded{Path: path, Name: names[i], Application: base.Application, Experiment: base.Experiment}
+		pending[i] = store.PendingTrial{Options: opt, Read: func() (*drg.Trial, error) {
+			bar.step("loading " + path)
+			start := time.Now()
+			t, err := reader.Read(path, format)
+			if err != nil {
+				return nil, fmt.Errorf("load %s: %w", path, err)
+			}
+			for _, w := range t.Warnings {
+				a.info("warning: %s: %s", path, w)
+			}
+			a.detail("read %s (%s) in %v", path, t.Source.Format, since(start))
+			reading += time.Since(start)
+			l := &out[i]
+			l.Format, l.Threads, l.Metrics, l.Nodes, l.Counters, l.Snapshots = t.Source.Format, len(t.Threads), len(t.Metrics), len(t.Nodes), len(t.Counters), len(t.Series)
+			if l.Name == "" {
+				l.Name = t.Name
+			}
+			return t, nil
+		}}
+	}
+	start := time.Now()
+	saved, err := db.SaveTrials(ctx, pending)
+	if err != nil {
+		var taken *store.NameTakenError
+		if errors.As(err, &taken) {
+			return nil, fmt.Errorf("%w; nothing was loaded. Choose another name with -n, or give --reuse or --allow-duplicate", err)
+		}
+		if len(paths) > 1 {
+			return nil, fmt.Errorf("%w (nothing of the %d paths was loaded)", err, len(paths))
+		}
+		return nil, err
+	}
+	saving := (time.Since(start) - reading).Round(time.Millisecond)
+	if len(paths) == 1 {
+		a.detail("saved it in %v", saving)
+	} else {
+		a.detail("saved the %d trials in %v (one transaction)", len(paths), saving)
+	}
+	for i, s := range saved {
+		l := &out[i]
+		l.ID, l.Name, l.Reused = s.ID, s.Name, s.Reused
+		if a.format == "table" {
+			bar.println(a.out, fmt.Sprint(s.ID))
+		}
+		switch {
+		case a.quiet:
+		case s.Reused:
+			bar.println(a.errOut, fmt.Sprintf("kept trial %d %q: a trial of that name is loaded already (--reuse); %s not loaded", s.ID, s.Name, l.Path))
+		default:
+			bar.println(a.errOut, fmt.Sprintf("loaded %s as trial %d %q: %d threads, %d metrics, %d call-graph nodes, %d user events", l.Path, s.ID, l.Name, l.Threads, l.Metrics, l.Nodes, l.Counters))
+		}
+	}
+	return out, nil
 }

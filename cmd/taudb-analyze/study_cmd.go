@@ -290,9 +290,17 @@ func (a *app) execStudy(ctx context.Context, s *study.Study, url string) (*study
 			for _, w := range tr.Warnings {
 				say("warning: %s: %s", t.Path, w)
 			}
-			id, err := db.SaveTrial(ctx, tr, store.SaveOptions{Name: t.Name, Application: t.Application, Experiment: t.Experiment})
+			// NameReuse: a study run at the same time may have loaded it
+			// since the look-up above.
+			saved, err := db.SaveTrials(ctx, []store.PendingTrial{{Trial: tr, Options: store.SaveOptions{Name: t.Name, Application: t.Application, Experiment: t.Experiment, IfExists: store.NameReuse}}})
 			if err != nil {
 				return nil, at(t.Line, fmt.Errorf("load %s: %w", t.Path, err))
+			}
+			id := saved[0].ID
+			if saved[0].Reused {
+				add(id, t.Name, "reused")
+				say("trial %s: already loaded as trial %d, reused", t.Name, id)
+				continue
 			}
 			add(id, t.Name, "loaded")
 			say("trial %s: loaded %s as trial %d (%d threads, %d regions)", t.Name, t.Path, id, len(tr.Threads), len(tr.Regions))

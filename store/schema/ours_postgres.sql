@@ -96,3 +96,29 @@ CREATE TABLE IF NOT EXISTS trial_call_data_range (
     FOREIGN KEY (trial) REFERENCES trial(id)
         ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+/* Counts beyond TAUdb's 32-bit INT columns, kept exactly. TAUdb stores a
+   record's calls and subroutines (timer_call_data) and a user event's
+   sample count (counter_value) as INT; a hot leaf called 3,000,000,000
+   times does not fit. store.SaveTrial writes such a count as 2147483647 in
+   TAU's column (what TAU's own tools then read) and exactly here, one row
+   per record or event value that needs it (usually none); store.LoadTrial
+   reads it from here. Deleting the trial deletes the rows. */
+CREATE TABLE IF NOT EXISTS timer_call_data_count (
+    timer_call_data     INTEGER          NOT NULL    PRIMARY KEY,
+    calls               BIGINT           NOT NULL,
+    subroutines         BIGINT           NOT NULL,
+    FOREIGN KEY (timer_call_data) REFERENCES timer_call_data(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+CREATE TABLE IF NOT EXISTS counter_value_count (
+    counter             INTEGER          NOT NULL,
+    thread              INTEGER          NOT NULL,
+    sample_count        BIGINT           NOT NULL,
+    PRIMARY KEY (counter, thread),
+    FOREIGN KEY (counter) REFERENCES counter(id)
+        ON DELETE CASCADE ON UPDATE CASCADE,
+    FOREIGN KEY (thread) REFERENCES thread(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
