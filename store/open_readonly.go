@@ -80,6 +80,19 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*DB, error) {
 		// cannot be created.
 		db, err = openSQLiteMode(ctx, abs, "immutable=1")
 	}
+	if err != nil && isSQLiteIOError(err) {
+		// A full disk: the -shm index cannot be extended. In exclusive
+		// locking mode, set before the first access, SQLite keeps it in
+		// memory (see openSQLiteExclusive); one connection holds the lock.
+		busy, berr := SQLiteBusyTimeout()
+		if berr != nil {
+			return nil, berr
+		}
+		db, err = openSQLiteExclusive(ctx, &DB{dialect: SQLite, display: "sqlite:" + abs, path: abs, busyTimeout: busy})
+		if err == nil {
+			db.readOnly = true
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite:%s read-only: %w", abs, err)
 	}
