@@ -41,6 +41,11 @@ type MultiSetOptions struct {
 // Table "series", one row per experiment, by set then x: set, experiment,
 // p, x, time, speedup, ideal_speedup, efficiency.
 //
+// Table "split", one row per experiment in the order of "series": set,
+// experiment, x, the time of the computation, mpi, openmp, io and other
+// classes of SummaryRules (mean over the threads, see splitTable) and
+// each class's percentage of their sum.
+//
 // Table "sets", one row per set: set, experiments, baseline (its name),
 // x_min, x_max, time_baseline, time_max_x, speedup_max_x,
 // efficiency_max_x.
@@ -123,6 +128,7 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 	}
 
 	var sName, eName []string
+	var rows []int
 	var sp, sx, st, ss, si, se []float64
 	var tSet, tBase []string
 	var tCount, tXMin, tXMax, tTimeB, tTimeMax, tSpMax, tEffMax []float64
@@ -143,6 +149,7 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 			}
 			sName = append(sName, s)
 			eName = append(eName, all.names[k])
+			rows = append(rows, k)
 			sp = append(sp, ps[k])
 			sx = append(sx, xs[k])
 			st = append(st, all.main[k])
@@ -178,6 +185,7 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 	series.AddNum("ideal_speedup", "", si)
 	series.AddNum("efficiency", "", se)
 	res.AddTable(series)
+	res.AddTable(splitTable(all, rows, sName, sx, xName))
 
 	sets := Table{Name: "sets", Title: "One row per set: its baseline (smallest x) and its scaling at its largest x"}
 	sets.AddText("set", tSet)

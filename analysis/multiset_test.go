@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // netSeries builds the experiments of SCALEA's Fig. 12 in small: two
@@ -162,4 +164,48 @@ func TestMultiSetParameterStudy(t *testing.T) {
 	wantErr(t, "categorical parameter", err, "not a number")
 	_, err = MultiSet(s, "", MultiSetOptions{})
 	wantErr(t, "no key", err, "one numeric metadata key")
+}
+
+// TestMultiSetPowerCapSplit: a power-cap sweep at a constant 27 ranks (a
+// parameter study) keyed by metadata: one set over the cap, and per
+// experiment the computation / MPI split of the generator, by hand.
+func TestMultiSetPowerCapSplit(t *testing.T) {
+	var s Series
+	for _, c := range []struct {
+		watts      string
+		work, comm float64
+	}{{"200", 2.7e6, 1e4}, {"100", 5.4e6, 1e4}, {"150", 3.6e6, 1e4}} {
+		spec := synth.OverheadSpec{Serial: 1e5, Work: c.work, Replicated: 5e4, Comm: c.comm, Control: 2e4, Imbalance: 0.2}
+		tr, err := spec.Generate(27, "cap-"+c.watts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Metadata["Power Cap"] = c.watts
+		s = append(s, Experiment{Trial: tr, Name: tr.Name, P: 27})
+	}
+	res, err := MultiSet(s, "meta:Power Cap", MultiSetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mustTable(t, res, "split")
+	if st.NumRows() != 3 {
+		t.Fatalf("%d rows", st.NumRows())
+	}
+	for i, want := range []struct {
+		x, work float64
+	}{{100, 5.4e6}, {150, 3.6e6}, {200, 2.7e6}} {
+		const p = 27.0
+		// Mean over the 27 ranks: computation = serial/p + replicated +
+		// work/p; MPI = control + the barrier waits (serial on 26 ranks,
+		// the imbalance w_max − w_k on each) + comm·log2(p).
+		wmax := want.work / p * 1.1
+		comp := 1e5/p + 5e4 + want.work/p
+		mpi := 2e4 + 1e5*(p-1)/p + (wmax - want.work/p) + 1e4*math.Log2(p)
+		if st.Num("x", i) != want.x || math.Abs(st.Num("computation", i)-comp) > 1e-6*comp || math.Abs(st.Num("mpi", i)-mpi) > 1e-6*mpi {
+			t.Errorf("row %d: x %v computation %v mpi %v; want %v %v %v", i, st.Num("x", i), st.Num("computation", i), st.Num("mpi", i), want.x, comp, mpi)
+		}
+		if pc := st.Num("computation_percent", i) + st.Num("mpi_percent", i); math.Abs(pc-100) > 1e-9 {
+			t.Errorf("row %d: shares add to %v", i, pc)
+		}
+	}
 }

@@ -199,6 +199,9 @@ var numberRE = regexp.MustCompile(`^([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+
 // when the trial level lacks it, the threads' own metadata is used if every
 // thread that has the key gives the same value. A property whose value
 // differs between threads is an error: it does not describe the trial.
+// TAUdb's trial fields are reachable too: "application" and "experiment"
+// (stored as the Application and Experiment metadata), and "trial" or
+// "name" for the trial's name when no metadata has that key.
 func ByKey(t *drg.Trial, key string) (Property, error) {
 	if t == nil {
 		return Property{}, fmt.Errorf("no trial")
@@ -231,6 +234,9 @@ func ByKey(t *drg.Trial, key string) (Property, error) {
 		}
 	}
 	if found == "" {
+		if strings.EqualFold(k, "trial") || strings.EqualFold(k, "name") {
+			return parseProperty("trial", t.Name), nil // the trial's own name
+		}
 		return Property{}, fmt.Errorf("trial %q has no metadata %q", t.Name, k)
 	}
 	return parseProperty(found, value), nil

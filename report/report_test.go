@@ -108,7 +108,7 @@ func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
 
 // chartCounts is the number of charts each analysis gets from evilResults.
 var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 3, "overhead": 1,
-	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 1, "improvement": 2, "scalability": 3}
+	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 2, "improvement": 2, "scalability": 3}
 
 // speedupResult is a hand-made speedup result with an undefined value.
 func speedupResult() *analysis.Result {

@@ -69,10 +69,35 @@ func multiSetCharts(res *analysis.Result) []Chart {
 		series = append(series, lineSeries{name: shorten(k), x: pick(x, rows[k]), y: pick(sp, rows[k])})
 		drawn = append(drawn, rows[k]...)
 	}
-	return []Chart{{
+	charts := []Chart{{
 		Title: "Speedup per set",
 		Chart: lineChartXY("Speedup per set against its own baseline", "x", "speedup", nil, series),
 		Table: subTable(t, "The numbers drawn", drawn, "set", "experiment", "p", "x", "time", "speedup", "ideal_speedup", "efficiency"),
+	}}
+	return append(charts, splitCharts(res)...)
+}
+
+// splitCharts stacks each experiment's computation, MPI, OpenMP, I/O and
+// other time (the multiset result's "split" table), in the table's order
+// of set and x: how the parameter moves time between them.
+func splitCharts(res *analysis.Result) []Chart {
+	t := res.Table("split")
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "experiment", "x") {
+		return nil
+	}
+	var cols []string
+	for _, c := range []string{"computation", "mpi", "openmp", "io", "other"} {
+		if t.Col(c) != nil {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	return []Chart{{
+		Title: "Computation, MPI and I/O per experiment",
+		Chart: barChart("Time by class per experiment ("+res.Metric+")", t, "experiment", firstRows(t, t.NumRows()), cols, true),
+		Table: subTable(t, "The numbers drawn", nil, append(append([]string{"set", "experiment", "x"}, cols...), "computation_percent", "mpi_percent", "io_percent")...),
 	}}
 }
 

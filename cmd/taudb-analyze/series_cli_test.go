@@ -132,3 +132,43 @@ func TestParameterStudyRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiSetByExperiment: the trials of one application loaded under two
+// experiments are grouped by the trial field "experiment", with the
+// per-experiment split (the meta:KEY parameter study is
+// analysis.TestMultiSetPowerCapSplit).
+func TestMultiSetByExperiment(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "ms.db")
+	for i, dir := range []string{"0", "1", "3"} {
+		path := realdata.Real(t, "ParaToolsInc-taucmdr/jupyter/east02-mm-profile/"+dir)
+		exp := map[bool]string{true: "small", false: "large"}[i < 2]
+		ok(t, nil, "--db", url, "load", "-q", "-n", "mm-"+dir, "-a", "mm", "-x", exp, path)
+	}
+	r := ok(t, nil, "--db", url, "--format", "json", "multiset", "--by", "experiment", "--where", `application == "mm"`, "--no-save")
+	var doc struct {
+		Tables []struct {
+			Name string
+			Rows []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sets, split := map[string]bool{}, 0
+	for _, tb := range doc.Tables {
+		for _, row := range tb.Rows {
+			if tb.Name == "series" {
+				sets[row["set"].(string)] = true
+			}
+			if tb.Name == "split" {
+				split++
+				if row["computation_percent"].(float64)+row["mpi_percent"].(float64) < 99.9 {
+					t.Errorf("split row %v: computation and MPI should hold the time of this MPI matmult", row)
+				}
+			}
+		}
+	}
+	if len(sets) != 2 || !sets["small"] || !sets["large"] || split != 3 {
+		t.Errorf("sets %v, split rows %d; want small and large, 3 rows", sets, split)
+	}
+}

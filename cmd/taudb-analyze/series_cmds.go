@@ -242,13 +242,20 @@ func (a *app) multisetCmd() *cobra.Command {
 		Use:   "multiset --by KEY --trials ... | --where EXPR",
 		Short: "Experiments grouped into sets by a metadata property, one series per set",
 		Long: `multiset groups the experiments into sets by the trial metadata property KEY
-(problem size, network, power cap; several keys comma-separated) and gives
-each set's series across p with speedup and efficiency against the set's
-own baseline (SCALEA's multi-set analysis). When p is the same everywhere it
-becomes a parameter study across the property.
+(problem size, network, power cap; several keys comma-separated; "meta:KEY"
+says it is metadata) or by a trial field ("experiment", "application",
+"trial"), and gives each set's series across p with speedup and efficiency
+against the set's own baseline (SCALEA's multi-set analysis). When p is the
+same everywhere it is a parameter study across the property (which must be
+a number): x is its value, and speedup is T at the smallest x over T at x.
+Table "split" gives every experiment's time by class (computation, MPI,
+OpenMP, I/O, other; mean over the threads) and each class's share, as
+PerfExplorer's power-cap study shows how a cap moves time between them.
 
 ` + whereHelp,
-		Example: `  taudb-analyze multiset --by "Problem Size" --where 'application == "lulesh"'`,
+		Example: `  taudb-analyze multiset --by "Problem Size" --where 'application == "lulesh"'
+  taudb-analyze multiset --by "meta:Power Cap" --where 'application == "lulesh" && threads == 27'
+  taudb-analyze multiset --by experiment --where 'application == "lulesh"'`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.by == "" {
@@ -259,7 +266,7 @@ becomes a parameter study across the property.
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&f.by, "by", "", "metadata property that defines the sets")
+	cmd.Flags().StringVar(&f.by, "by", "", "metadata property (meta:KEY) or trial field (experiment, application, trial) that defines the sets")
 	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling within each set")
 	return cmd
 }
