@@ -256,7 +256,7 @@ PerfExplorer's power-cap study shows how a cap moves time between them.
 		Example: `  taudb-analyze multiset --by "Problem Size" --where 'application == "lulesh"'
   taudb-analyze multiset --by "meta:Power Cap" --where 'application == "lulesh" && threads == 27'
   taudb-analyze multiset --by experiment --where 'application == "lulesh"'`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.by == "" {
 				return usagef("multiset needs --by KEY")
