@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,16 +47,46 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// isCobraUsage recognizes cobra's own command-line errors.
-func isCobraUsage(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument",
-		"invalid argument", "accepts ", "requires at least", "requires at most", "required flag"} {
-		if strings.Contains(s, p) {
-			return true
+// markUsage makes every command-line error of c and its subcommands a
+// usageError: the errors of the argument validators (cobra.NoArgs and
+// kin), and an unknown subcommand of a command that has subcommands. Flag
+// errors become usage errors through the root's flag error function. The
+// exit code then follows the error's type, never its text.
+func markUsage(c *cobra.Command) {
+	switch {
+	case c.Args != nil:
+		validate := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := validate(cmd, args); err != nil {
+				var ue usageError
+				if errors.As(err, &ue) {
+					return err
+				}
+				return usageError{err.Error()}
+			}
+			return nil
+		}
+	case c.HasSubCommands():
+		if !c.Runnable() { // cobra would return before validating the arguments
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if cmd.SuggestionsMinimumDistance <= 0 {
+				cmd.SuggestionsMinimumDistance = 2 // cobra's own default, which SuggestionsFor does not apply
+			}
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usageError{msg}
 		}
 	}
-	return false
+	for _, sub := range c.Commands() {
+		markUsage(sub)
+	}
 }
 
 func (a *app) root() *cobra.Command {
@@ -110,6 +141,7 @@ or ambiguous choice of trials).`,
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
 		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
 	a.registerCompletions(root)
+	markUsage(root)
 	return root
 }
 

@@ -11,6 +11,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/taudb-analyze/taudb-analyze/internal/gctune"
@@ -22,18 +23,24 @@ func main() {
 }
 
 // run executes the command line and returns the exit code.
-func run(args []string) int {
-	app := newApp(os.Stdout, os.Stderr)
+func run(args []string) int { return runWith(args, os.Stdout, os.Stderr) }
+
+// runWith executes the command line with the given writers (tests run it
+// in-process) and returns the exit code: 0, 1 for an error in the work, 2
+// for an error in the request (a usageError, or a library error whose
+// Usage method says so).
+func runWith(args []string, out, errOut io.Writer) int {
+	app := newApp(out, errOut)
 	cmd := app.root()
 	cmd.SetArgs(args)
 	err := cmd.Execute()
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(os.Stderr, "taudb-analyze: %v\n", err)
+	fmt.Fprintf(errOut, "taudb-analyze: %v\n", err)
 	var ue usageError
 	var ur interface{ Usage() bool } // a library's error in the request (analysis.ConstantPError)
-	if errors.As(err, &ue) || (errors.As(err, &ur) && ur.Usage()) || isCobraUsage(err) {
+	if errors.As(err, &ue) || (errors.As(err, &ur) && ur.Usage()) {
 		return 2
 	}
 	return 1
