@@ -2,6 +2,7 @@ package caliper
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -52,8 +53,11 @@ type caliDecoder struct {
 	nodes    map[uint64]*caliNode
 	attrs    map[uint64]*attribute
 	immCache map[string]*attribute
-	refCache map[string]*refInfo
-	attrBuf  []*attribute
+	refByID  map[uint64]*refInfo // by the node id of a lone reference
+	refCache map[string]*refInfo // by the text of several references
+	refKey   []byte
+	attrIDs  []string     // the attr values of the last ctx record
+	attrBuf  []*attribute // and their attributes
 	parts    []string
 	fields   []field
 	s        *sink
@@ -63,7 +67,7 @@ type caliDecoder struct {
 // decodeCali reads a native .cali record stream.
 func decodeCali(r io.Reader, path string) (*sinkResult, error) {
 	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{},
-		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, s: newSink()}
+		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, refByID: map[uint64]*refInfo{}, s: newSink()}
 	d.s.alias = d.aliasOf
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -99,22 +103,26 @@ func (d *caliDecoder) errorf(path, format string, args ...any) error {
 // readLine returns the next line without its newline; err is io.EOF with a
 // non-empty line when the input ends without a final newline.
 func readLine(br *bufio.Reader) (string, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err == nil { // the whole line is in the buffer
+		return string(bytes.TrimSuffix(chunk[:len(chunk)-1], []byte{'\r'})), nil
+	}
 	var sb strings.Builder
 	for {
-		chunk, err := br.ReadSlice('\n')
 		sb.Write(chunk)
 		if sb.Len() > MaxLine {
 			return "", fmt.Errorf("record longer than %d bytes", MaxLine)
 		}
-		if err == bufio.ErrBufferFull {
-			continue
+		if err != bufio.ErrBufferFull {
+			break
 		}
-		s := sb.String()
-		if err == nil {
-			return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
-		}
-		return s, err
+		chunk, err = br.ReadSlice('\n')
 	}
+	s := sb.String()
+	if err == nil {
+		return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
+	}
+	return s, err
 }
 
 // field is one key=value[=value...] item of a record line.
@@ -138,10 +146,9 @@ func splitInto(line string, parts []string, fields []field) ([]field, []string, 
 		f, err := splitEscaped(line)
 		return f, parts, err
 	}
+	// parts is reused from line to line and grows to the longest; a field
+	// made before parts grew keeps the old array, whose items stay valid.
 	parts, fields = parts[:0], fields[:0]
-	if n := strings.Count(line, "=") + strings.Count(line, ",") + 1; cap(parts) < n {
-		parts = make([]string, 0, 2*n)
-	}
 	for len(line) > 0 || len(fields) == 0 {
 		item := line
 		if i := strings.IndexByte(line, ','); i >= 0 {
