@@ -38,6 +38,10 @@ type attribute struct {
 	prop                   int64
 	// metric caches the sink's metric of a numeric attribute.
 	metric *sinkMetric
+	// thread: the attribute gives a record's rank or thread; value: it is
+	// numeric and not a thread attribute, so a metric value (both set
+	// once the attribute is complete).
+	thread, value bool
 }
 
 func (a *attribute) numeric() bool { return a.typ == "int" || a.typ == "uint" || a.typ == "double" }

@@ -74,6 +74,8 @@ func (d *caliDecoder) attribute(id uint64) (*attribute, error) {
 		d.attrMeta(a, pn)
 		p, has = pn.parent, pn.hasParent
 	}
+	a.thread = isThreadAttr(a.name)
+	a.value = a.numeric() && !a.thread
 	d.attrs[id] = a
 	return a, nil
 }
@@ -242,7 +244,7 @@ func (d *caliDecoder) resolveRefs(ref []string) (*refInfo, error) {
 	var path []string
 	for _, e := range entries {
 		switch {
-		case isThreadAttr(e.attr.name):
+		case e.attr.thread:
 			if err := ri.take(e.attr.name, e.data); err != nil {
 				return nil, err
 			}
@@ -289,7 +291,7 @@ func (d *caliDecoder) ctx(r *rec) error {
 		return err
 	}
 	for i, a := range attrs {
-		if isThreadAttr(a.name) {
+		if a.thread {
 			if err := ri.take(a.name, r.data[i]); err != nil {
 				return err
 			}
@@ -305,7 +307,7 @@ func (d *caliDecoder) ctx(r *rec) error {
 	}
 	d.s.tree.MarkPresent(ri.ctx, th)
 	for i, a := range attrs {
-		if !a.numeric() || isThreadAttr(a.name) {
+		if !a.value {
 			continue
 		}
 		v, perr := parseNumber(r.data[i])
