@@ -134,3 +134,19 @@ func TestLimits(t *testing.T) {
 		t.Errorf("sparse trial: %v", err)
 	}
 }
+
+// TestCollectedPathBytes: a collected chain within MaxDepth whose callpath
+// names would still pass MaxPathBytes (1000 levels of 1100-byte names:
+// about 1100 × 1000²/2 = 550 MB) is refused before the names are built.
+func TestCollectedPathBytes(t *testing.T) {
+	co := NewCollector()
+	name := strings.Repeat("x", 1100)
+	n := -1
+	for range 1000 {
+		n = child(t, co, n, name)
+	}
+	co.AddExclusive(n, drg.ThreadID{}, co.Metric("T"), 1)
+	if _, err := co.Build("deep", drg.Source{}, nil); err == nil || !strings.Contains(err.Error(), "callpath names") {
+		t.Fatalf("error %v", err)
+	}
+}
