@@ -57,7 +57,7 @@ type caliDecoder struct {
 	nodes    map[uint64]*caliNode
 	attrs    map[uint64]*attribute
 	immCache map[string]*attribute
-	refByID  map[uint64]*refInfo // by the node id of a lone reference
+	refByID  []*refInfo          // by the node id of a lone reference
 	refCache map[string]*refInfo // by the text of several references
 	refKey   []byte
 	attrIDs  []string     // the attr values of the last ctx record
@@ -71,7 +71,7 @@ type caliDecoder struct {
 // decodeCali reads a native .cali record stream.
 func decodeCali(r io.Reader, path string) (*sinkResult, error) {
 	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{},
-		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, refByID: map[uint64]*refInfo{}, s: newSink()}
+		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, s: newSink()}
 	d.s.alias = d.aliasOf
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {

@@ -193,18 +193,20 @@ type refInfo struct {
 }
 
 // refs resolves the references of a ctx record, cached by the node id of
-// a single reference, else by their text: the nested entries give the
-// region path.
+// a lone reference (in a table indexed by id, as ids count the nodes read),
+// else by their text: the nested entries give the region path.
 func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
 	id, single := uint64(0), false
 	if len(ref) == 1 {
 		id, single = parseID(ref[0])
 	}
-	if single {
-		if ri, ok := d.refByID[id]; ok {
-			return ri, nil
-		}
-	} else {
+	// The table holds ids up to twice the nodes read, so it is bounded by
+	// the input; larger ids go to the map.
+	single = single && id < 2*uint64(len(d.nodes))+1024
+	if single && id < uint64(len(d.refByID)) && d.refByID[id] != nil {
+		return d.refByID[id], nil
+	}
+	if !single {
 		d.refKey = d.refKey[:0]
 		for i, r := range ref {
 			if i > 0 {
@@ -221,6 +223,9 @@ func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
 		return nil, err
 	}
 	if single {
+		if n := uint64(len(d.refByID)); id >= n {
+			d.refByID = append(d.refByID, make([]*refInfo, id+1-n)...)
+		}
 		d.refByID[id] = ri
 	} else {
 		d.refCache[string(d.refKey)] = ri
