@@ -2,6 +2,7 @@ package caliper
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,10 @@ type attribute struct {
 	prop                   int64
 	// metric caches the sink's metric of a numeric attribute.
 	metric *sinkMetric
+	// thread: the attribute gives a record's rank or thread; value: it is
+	// numeric and not a thread attribute, so a metric value (both set
+	// once the attribute is complete).
+	thread, value bool
 }
 
 func (a *attribute) numeric() bool { return a.typ == "int" || a.typ == "uint" || a.typ == "double" }
@@ -52,8 +57,11 @@ type caliDecoder struct {
 	nodes    map[uint64]*caliNode
 	attrs    map[uint64]*attribute
 	immCache map[string]*attribute
-	refCache map[string]*refInfo
-	attrBuf  []*attribute
+	refByID  []*refInfo          // by the node id of a lone reference
+	refCache map[string]*refInfo // by the text of several references
+	refKey   []byte
+	attrIDs  []string     // the attr values of the last ctx record
+	attrBuf  []*attribute // and their attributes
 	parts    []string
 	fields   []field
 	s        *sink
@@ -99,22 +107,26 @@ func (d *caliDecoder) errorf(path, format string, args ...any) error {
 // readLine returns the next line without its newline; err is io.EOF with a
 // non-empty line when the input ends without a final newline.
 func readLine(br *bufio.Reader) (string, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err == nil { // the whole line is in the buffer
+		return string(bytes.TrimSuffix(chunk[:len(chunk)-1], []byte{'\r'})), nil
+	}
 	var sb strings.Builder
 	for {
-		chunk, err := br.ReadSlice('\n')
 		sb.Write(chunk)
 		if sb.Len() > MaxLine {
 			return "", fmt.Errorf("record longer than %d bytes", MaxLine)
 		}
-		if err == bufio.ErrBufferFull {
-			continue
+		if err != bufio.ErrBufferFull {
+			break
 		}
-		s := sb.String()
-		if err == nil {
-			return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
-		}
-		return s, err
+		chunk, err = br.ReadSlice('\n')
 	}
+	s := sb.String()
+	if err == nil {
+		return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
+	}
+	return s, err
 }
 
 // field is one key=value[=value...] item of a record line.
@@ -138,10 +150,9 @@ func splitInto(line string, parts []string, fields []field) ([]field, []string, 
 		f, err := splitEscaped(line)
 		return f, parts, err
 	}
+	// parts is reused from line to line and grows to the longest; a field
+	// made before parts grew keeps the old array, whose items stay valid.
 	parts, fields = parts[:0], fields[:0]
-	if n := strings.Count(line, "=") + strings.Count(line, ",") + 1; cap(parts) < n {
-		parts = make([]string, 0, 2*n)
-	}
 	for len(line) > 0 || len(fields) == 0 {
 		item := line
 		if i := strings.IndexByte(line, ','); i >= 0 {

@@ -2,6 +2,7 @@ package caliper
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -73,6 +74,8 @@ func (d *caliDecoder) attribute(id uint64) (*attribute, error) {
 		d.attrMeta(a, pn)
 		p, has = pn.parent, pn.hasParent
 	}
+	a.thread = isThreadAttr(a.name)
+	a.value = a.numeric() && !a.thread
 	d.attrs[id] = a
 	return a, nil
 }
@@ -160,6 +163,26 @@ func (d *caliDecoder) immAttr(s string) (*attribute, error) {
 	return a, nil
 }
 
+// immAttrs returns the attributes of a record's attr values. Records mostly
+// repeat the attr list of the record before, so that list is kept and
+// compared first, which saves a map lookup per value.
+func (d *caliDecoder) immAttrs(ids []string) ([]*attribute, error) {
+	if slices.Equal(ids, d.attrIDs) {
+		return d.attrBuf, nil
+	}
+	d.attrIDs = append(d.attrIDs[:0], ids...)
+	d.attrBuf = d.attrBuf[:0]
+	for _, s := range ids {
+		a, err := d.immAttr(s)
+		if err != nil {
+			d.attrIDs, d.attrBuf = d.attrIDs[:0], d.attrBuf[:0]
+			return nil, err
+		}
+		d.attrBuf = append(d.attrBuf, a)
+	}
+	return d.attrBuf, nil
+}
+
 // refInfo is what the references of a ctx record say: the region context
 // and the rank and thread attributes among them.
 type refInfo struct {
@@ -169,18 +192,55 @@ type refInfo struct {
 	threadPrio   int
 }
 
-// refs resolves the references of a ctx record, cached by their text: the
-// nested entries give the region path.
+// refs resolves the references of a ctx record, cached by the node id of
+// a lone reference (in a table indexed by id, as ids count the nodes read),
+// else by their text: the nested entries give the region path.
 func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
-	key := ""
+	id, single := uint64(0), false
 	if len(ref) == 1 {
-		key = ref[0]
+		id, single = parseID(ref[0])
+	}
+	// The table holds ids up to twice the nodes read, so it is bounded by
+	// the input; larger ids go to the map.
+	single = single && id < 2*uint64(len(d.nodes))+1024
+	if single && id < uint64(len(d.refByID)) && d.refByID[id] != nil {
+		return d.refByID[id], nil
+	}
+	if !single {
+		d.refKey = d.refKey[:0]
+		for i, r := range ref {
+			if i > 0 {
+				d.refKey = append(d.refKey, '=')
+			}
+			d.refKey = append(d.refKey, r...)
+		}
+		if ri, ok := d.refCache[string(d.refKey)]; ok {
+			return ri, nil
+		}
+	}
+	ri, err := d.resolveRefs(ref)
+	if err != nil {
+		return nil, err
+	}
+	if single {
+		if n := uint64(len(d.refByID)); id >= n {
+			d.refByID = append(d.refByID, make([]*refInfo, id+1-n)...)
+		}
+		d.refByID[id] = ri
 	} else {
-		key = strings.Join(ref, "=")
+		d.refCache[string(d.refKey)] = ri
 	}
-	if ri, ok := d.refCache[key]; ok {
-		return ri, nil
-	}
+	return ri, nil
+}
+
+// parseID parses a node id.
+func parseID(s string) (uint64, bool) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	return id, err == nil
+}
+
+// resolveRefs reads the node chains of a ctx record's references.
+func (d *caliDecoder) resolveRefs(ref []string) (*refInfo, error) {
 	entries, err := d.refEntries(ref)
 	if err != nil {
 		return nil, err
@@ -189,7 +249,7 @@ func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
 	var path []string
 	for _, e := range entries {
 		switch {
-		case isThreadAttr(e.attr.name):
+		case e.attr.thread:
 			if err := ri.take(e.attr.name, e.data); err != nil {
 				return nil, err
 			}
@@ -202,13 +262,12 @@ func (d *caliDecoder) refs(ref []string) (*refInfo, error) {
 			return nil, err
 		}
 	}
-	d.refCache[key] = ri
 	return ri, nil
 }
 
 // take records a rank or thread attribute's value.
 func (ri *refInfo) take(attr, data string) error {
-	v, err := strconv.ParseFloat(data, 64)
+	v, err := parseNumber(data)
 	if err != nil {
 		return fmt.Errorf("%s %q is not a number", attr, data)
 	}
@@ -232,20 +291,17 @@ func (d *caliDecoder) ctx(r *rec) error {
 		return err
 	}
 	ri := *cached
-	attrs := d.attrBuf[:0]
-	for i, s := range r.attr {
-		a, err := d.immAttr(s)
-		if err != nil {
-			return err
-		}
-		if isThreadAttr(a.name) {
+	attrs, err := d.immAttrs(r.attr)
+	if err != nil {
+		return err
+	}
+	for i, a := range attrs {
+		if a.thread {
 			if err := ri.take(a.name, r.data[i]); err != nil {
 				return err
 			}
 		}
-		attrs = append(attrs, a)
 	}
-	d.attrBuf = attrs
 	th, err := d.s.thread(ri.rank, ri.thread, ri.hasThread)
 	if err != nil {
 		return err
@@ -256,10 +312,10 @@ func (d *caliDecoder) ctx(r *rec) error {
 	}
 	d.s.tree.MarkPresent(ri.ctx, th)
 	for i, a := range attrs {
-		if !a.numeric() || isThreadAttr(a.name) {
+		if !a.value {
 			continue
 		}
-		v, perr := strconv.ParseFloat(r.data[i], 64)
+		v, perr := parseNumber(r.data[i])
 		if perr != nil {
 			return fmt.Errorf("%s %q is not a number", a.name, r.data[i])
 		}

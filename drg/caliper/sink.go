@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/internal/ctxtree"
+	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
 )
 
 // rankAttr names the attribute that gives a record's MPI rank, and
@@ -31,7 +31,7 @@ func isThreadAttr(attr string) bool {
 // sink turns Caliper records (a region path, a thread and numeric
 // attributes) into a calling-context tree.
 type sink struct {
-	tree    *ctxtree.Tree
+	tree    *cct.Collector
 	alias   func(attr string) string
 	metric  map[string]sinkMetric
 	threads map[float64]int
@@ -45,8 +45,7 @@ type sinkMetric struct {
 }
 
 func newSink() *sink {
-	s := &sink{tree: ctxtree.New(), metric: map[string]sinkMetric{}, threads: map[float64]int{}, meta: map[string]string{}}
-	s.tree.SumFlat = true
+	s := &sink{tree: cct.NewCollector(), metric: map[string]sinkMetric{}, threads: map[float64]int{}, meta: map[string]string{}}
 	s.alias = func(string) string { return "" }
 	return s
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/internal/ctxtree"
+	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
 )
 
 // PercentMetric names the metric of a gprof2dot graph: the share of the
@@ -98,12 +98,12 @@ func parseEdgeLabel(label string) (incl, calls float64, err error) {
 // callpath "caller => callee" per edge, whose inclusive is the edge's
 // percentage and whose exclusive is derived as the callee's exclusive times
 // the edge's share of the callee's inclusive.
-func decodeDOT(r io.Reader) (*ctxtree.Tree, map[string]string, error) {
+func decodeDOT(r io.Reader) (*cct.Collector, map[string]string, error) {
 	g, err := parseDOT(r)
 	if err != nil {
 		return nil, nil, err
 	}
-	t := ctxtree.New()
+	t := cct.NewCollector()
 	th := drg.ThreadID{}
 	m := t.Metric(PercentMetric)
 	root := map[string]int{}

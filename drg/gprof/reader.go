@@ -28,7 +28,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/internal/ctxtree"
+	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
 )
 
 // DataSource is the TAUdb data_source id of gprof output (5, "gprof").
@@ -57,7 +57,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 func Decode(r io.Reader, path string) (*drg.Trial, error) {
 	br := bufio.NewReader(r)
 	head, _ := br.Peek(4096)
-	var t *ctxtree.Tree
+	var t *cct.Collector
 	var meta map[string]string
 	var err error
 	switch kindOf(head) {
@@ -71,6 +71,7 @@ func Decode(r io.Reader, path string) (*drg.Trial, error) {
 	if err != nil {
 		return nil, withPath(err, path)
 	}
+	t.GivenFlat = true // a function's totals are its flat node; edges are callpaths
 	src := drg.Source{Format: "gprof", Path: path, DataSource: DataSource}
 	base := filepath.Base(path)
 	tr, err := t.Build(strings.TrimSuffix(base, filepath.Ext(base)), src, meta)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/internal/ctxtree"
+	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
 )
 
 // TimeMetric names the metric of gprof's text output. gprof prints
@@ -67,7 +67,7 @@ func cleanName(s string) string {
 
 // decodeText reads gprof's text output: the flat profile and the call graph
 // (with or without the explanations gprof prints unless -b).
-func decodeText(r io.Reader) (*ctxtree.Tree, map[string]string, error) {
+func decodeText(r io.Reader) (*cct.Collector, map[string]string, error) {
 	g := &gprofText{flat: map[string]flatRow{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
@@ -206,8 +206,8 @@ func (g *gprofText) primary(t string) error {
 
 // tree builds the trial's tree: one root per function (from the call graph,
 // else from the flat profile) and one callpath per caller => callee line.
-func (g *gprofText) tree() *ctxtree.Tree {
-	t := ctxtree.New()
+func (g *gprofText) tree() *cct.Collector {
+	t := cct.NewCollector()
 	th := drg.ThreadID{}
 	m := t.Metric(TimeMetric)
 	const us = 1e6

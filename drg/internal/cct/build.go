@@ -2,21 +2,9 @@ package cct
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
-
-// RegionName returns the name a context's region gets in the trial: the
-// name canonicalized as TAU does, with "=>" (TAU's callpath separator)
-// written "->", and "<unnamed>" for an empty name.
-func RegionName(name string) string {
-	name = drg.CanonicalName(strings.ReplaceAll(name, "=>", "->"))
-	if name == "" {
-		return "<unnamed>"
-	}
-	return name
-}
 
 // MaxPathBytes bounds the total length of the callpath names of a tree:
 // a path names every ancestor, so a deep chain of contexts (a few MB of
@@ -31,7 +19,7 @@ func (t *Tree) Paths() ([]string, error) {
 	size := make([]int, len(t.Nodes))
 	total := 0
 	for i, n := range t.Nodes {
-		names[i] = RegionName(n.Name)
+		names[i] = n.Name
 		size[i] = len(names[i])
 		if n.Parent >= 0 {
 			size[i] += size[n.Parent] + len(drg.CallpathSeparator)
@@ -69,10 +57,11 @@ type builder struct {
 // exclusive values and the sum of the inclusive values of its contexts that
 // have no ancestor of the same region (so recursion is not counted twice);
 // a root context is its region's flat node. Calls add up the same way;
-// subroutines are the calls of a node's children. A (node, thread) cell is
-// present when some value or call count added to it is not zero. meta
-// becomes the trial's metadata. The tree is walked depth first with an
-// explicit stack, so that a deep tree cannot exhaust the goroutine stack.
+// subroutines are the calls of a node's children. With GivenFlat only the
+// roots have flat nodes, holding their own values. A (node, thread) cell is
+// present as Present says (see Tree). meta becomes the trial's metadata.
+// Callpath nodes are made in depth-first order, walked with an explicit
+// stack, so that a deep tree cannot exhaust the goroutine stack.
 func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.Trial, error) {
 	b, err := drg.NewBuilder(t.Threads)
 	if err != nil {
@@ -103,21 +92,23 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 	return b.Finish(name, src)
 }
 
-// regions makes one flat node per region name, with its group (that of
-// the region's first context), reserving room for every node first.
+// regions makes one flat node per region name (with GivenFlat, per root
+// name), in the order of the contexts, with its group (that of the
+// region's first context), reserving room for every node first.
 func (s *builder) regions() {
 	t := s.t
 	byName := map[string]int{}
 	var names, groups []string
+	var hasRoot []bool
 	s.region = make([]int, len(t.Nodes))
 	for i, n := range t.Nodes {
-		name := RegionName(n.Name)
-		r, ok := byName[name]
+		r, ok := byName[n.Name]
 		if !ok {
 			r = len(names)
-			byName[name] = r
-			names, groups = append(names, name), append(groups, n.Group)
+			byName[n.Name] = r
+			names, groups, hasRoot = append(names, n.Name), append(groups, n.Group), append(hasRoot, false)
 		}
+		hasRoot[r] = hasRoot[r] || n.Parent < 0
 		s.region[i] = r
 	}
 	// Room for every callpath node and flat node at once, so that the
@@ -125,6 +116,9 @@ func (s *builder) regions() {
 	s.b.Reserve(len(t.Nodes) + len(names))
 	regionNode := make([]int, len(names))
 	for r, name := range names {
+		if t.GivenFlat && !hasRoot[r] {
+			continue
+		}
 		regionNode[r] = s.b.Node(name)
 		if groups[r] != "" {
 			s.b.SetGroups(regionNode[r], groups[r])
@@ -171,10 +165,13 @@ func (s *builder) visit(i int) {
 		}
 	}
 	r := s.region[i]
-	if t.Nodes[i].Parent >= 0 {
+	root := t.Nodes[i].Parent < 0
+	if !root {
 		s.add(s.b.Node(s.paths[i]), i, true)
 	}
-	s.add(s.flat[i], i, s.active[r] == 0)
+	if root || !t.GivenFlat {
+		s.add(s.flat[i], i, s.active[r] == 0)
+	}
 	s.active[r]++
 }
 
@@ -185,7 +182,8 @@ func (s *builder) add(node, i int, incl bool) {
 	nt := len(t.Threads)
 	for th := 0; th < nt; th++ {
 		c := i*nt + th
-		any := t.Calls != nil && (t.Calls[c] != 0 || s.subrs[th] != 0)
+		any := t.Present != nil && t.Present[c]
+		any = any || t.Calls != nil && (t.Calls[c] != 0 || s.subrs[th] != 0)
 		for m := range t.Incl {
 			any = any || t.Incl[m][c] != 0 || t.Excl[m][c] != 0
 		}

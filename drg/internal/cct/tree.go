@@ -1,10 +1,32 @@
-// Package cct holds a calling context tree as profilers other than TAU
-// write it (HPCToolkit, Score-P CUBE): nodes with a parent, per thread and
-// metric an inclusive and an exclusive value, and optionally visit counts.
-// Build turns it into a drg.Trial the way TAU's model needs it: one
-// callpath node per distinct path of names, and one flat node per region
-// name that aggregates every context of the region without counting a
-// value twice.
+// Package cct turns a calling context tree, as profilers other than TAU
+// record it, into a drg.Trial shaped like a TAU callpath profile.
+//
+// Tree holds the contexts densely: nodes with a parent, and per thread and
+// metric an inclusive and an exclusive value (node*len(Threads)+thread),
+// optionally visit counts. Readers whose format numbers its contexts and
+// gives a value for every (context, thread) fill it directly (HPCToolkit,
+// Score-P CUBE). Collector gathers a tree from records that name their
+// contexts and come with values one by one (Caliper's nested regions,
+// gprof's call graph) and builds a Tree from them.
+//
+// Tree.Build makes one callpath node per distinct path of names (the names
+// from the root joined by " => "; contexts with the same path are summed),
+// and one flat node per region name. The flat node holds, per thread, the
+// sum of the exclusive values, calls and subroutines of every context of
+// the region and the sum of the inclusive values of its outermost contexts
+// only (a context with no ancestor of the same region), so that recursion
+// is not counted twice; a root context is represented by its flat node.
+// With GivenFlat the roots instead are the flat nodes, holding their own
+// values, and their descendants are callpaths only (a call graph given as
+// caller => callee edges). A metric recorded only one way gets the other
+// side derived (DeriveInclusive, DeriveExclusive):
+//
+//	inclusive(n) = exclusive(n) + Σ inclusive(c) over the children c of n
+//	exclusive(n) = inclusive(n) − Σ inclusive(c) over the children c of n
+//
+// Sizes are bounded by what the input holds: the callpath names of a tree
+// by MaxPathBytes, a collected tree's depth by MaxDepth and its cells by
+// MinDensity.
 package cct
 
 import (
@@ -28,6 +50,14 @@ type Tree struct {
 	Incl, Excl [][]float64
 	// Calls holds visit counts (nil when the format has none).
 	Calls []float64
+	// Present marks the (node, thread) cells that hold a record even where
+	// all their values are zero; nil means a cell is present when some value
+	// or call count of it (or a subroutine call) is not zero.
+	Present []bool
+	// GivenFlat makes the roots the flat nodes with their own values and
+	// every other context a callpath only (see the package comment); false
+	// gives TAU's flat nodes summed over every context of a region.
+	GivenFlat bool
 }
 
 // Node is one calling context.
@@ -37,19 +67,20 @@ type Node struct {
 	ID int64
 	// Parent is the index of the parent node, or -1 for a root.
 	Parent int
-	// Name is the region name (the procedure, loop or statement).
+	// Name is the region name (the procedure, loop or statement), used as
+	// it is in the callpath and flat names.
 	Name string
 	// Group is the TAU group given to the region ("" for none).
 	Group string
 }
 
-// AddNode appends a node and returns its index. parent must be -1 or the
-// index of a node added before.
+// AddNode appends a node named RegionName(name) and returns its index.
+// parent must be -1 or the index of a node added before.
 func (t *Tree) AddNode(id int64, parent int, name, group string) (int, error) {
 	if parent < -1 || parent >= len(t.Nodes) {
 		return 0, fmt.Errorf("context %d: parent %d is not a context read before it", id, parent)
 	}
-	t.Nodes = append(t.Nodes, Node{ID: id, Parent: parent, Name: name, Group: group})
+	t.Nodes = append(t.Nodes, Node{ID: id, Parent: parent, Name: RegionName(name), Group: group})
 	return len(t.Nodes) - 1, nil
 }
 

@@ -1,4 +1,4 @@
-package ctxtree
+package cct
 
 import (
 	"fmt"
@@ -11,8 +11,7 @@ import (
 // TestDerive: a tree main > {a > b, b} on two threads, metric X recorded
 // exclusive only and Y inclusive only; the other sides are derived by hand.
 func TestDerive(t *testing.T) {
-	tr := New()
-	tr.SumFlat = true
+	tr := NewCollector()
 	t0, t1 := drg.ThreadID{}, drg.ThreadID{Node: 1}
 	main := child(t, tr, -1, "main")
 	a := child(t, tr, main, "a")
@@ -68,10 +67,11 @@ func TestDerive(t *testing.T) {
 	}
 }
 
-// TestGivenFlat: without SumFlat the roots are the flat nodes with their
+// TestGivenFlat: with GivenFlat the roots are the flat nodes with their
 // own values, and children are caller => callee callpaths.
 func TestGivenFlat(t *testing.T) {
-	tr := New()
+	tr := NewCollector()
+	tr.GivenFlat = true
 	th := drg.ThreadID{}
 	m := tr.Metric("T")
 	f, g := child(t, tr, -1, "f"), child(t, tr, -1, "g")
@@ -94,12 +94,12 @@ func TestGivenFlat(t *testing.T) {
 	if n := trial.NodeIndex("f"); trial.Subroutines[n] != 2 {
 		t.Errorf("f subroutines %v", trial.Subroutines[n])
 	}
-	if _, err := New().Build("empty", drg.Source{}, nil); err == nil {
+	if _, err := NewCollector().Build("empty", drg.Source{}, nil); err == nil {
 		t.Error("a tree with no value: accepted")
 	}
 }
 
-func child(t *testing.T, tr *Tree, parent int, name string) int {
+func child(t *testing.T, tr *Collector, parent int, name string) int {
 	t.Helper()
 	n, err := tr.Child(parent, name)
 	if err != nil {
@@ -111,7 +111,7 @@ func child(t *testing.T, tr *Tree, parent int, name string) int {
 // TestLimits: nesting deeper than MaxDepth and a sparse trial too big for
 // its values are refused.
 func TestLimits(t *testing.T) {
-	tr := New()
+	tr := NewCollector()
 	n := -1
 	var err error
 	for d := 0; d <= MaxDepth && err == nil; d++ {
@@ -124,7 +124,7 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("depth %d accepted", MaxDepth+1)
 	}
 	// 2048 contexts × 2048 threads with one value each on the diagonal.
-	sp := New()
+	sp := NewCollector()
 	m := sp.Metric("T")
 	for i := 0; i < 2048; i++ {
 		c := child(t, sp, -1, fmt.Sprint("r", i))
@@ -132,5 +132,21 @@ func TestLimits(t *testing.T) {
 	}
 	if _, err := sp.Build("sparse", drg.Source{}, nil); err == nil || !strings.Contains(err.Error(), "too sparse") {
 		t.Errorf("sparse trial: %v", err)
+	}
+}
+
+// TestCollectedPathBytes: a collected chain within MaxDepth whose callpath
+// names would still pass MaxPathBytes (1000 levels of 1100-byte names:
+// about 1100 × 1000²/2 = 550 MB) is refused before the names are built.
+func TestCollectedPathBytes(t *testing.T) {
+	co := NewCollector()
+	name := strings.Repeat("x", 1100)
+	n := -1
+	for range 1000 {
+		n = child(t, co, n, name)
+	}
+	co.AddExclusive(n, drg.ThreadID{}, co.Metric("T"), 1)
+	if _, err := co.Build("deep", drg.Source{}, nil); err == nil || !strings.Contains(err.Error(), "callpath names") {
+		t.Fatalf("error %v", err)
 	}
 }
