@@ -11,25 +11,31 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/internal/study"
 	"github.com/taudb-analyze/taudb-analyze/report"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // demoStudies are the example studies of scripts/ the demo runs, in order.
 var demoStudies = []string{"scalability.yaml", "overhead.yaml", "clustering.yaml"}
 
-// findTestdata returns the folder holding testdata/: the working directory
-// or the folder of the executable's source tree, when either has it.
-func findTestdata() (string, error) {
+// findClone returns the folder of the taudb-analyze clone the demo runs
+// in (the one holding scripts/ with the example studies): the working
+// directory or the executable's folder or its parent.
+func findClone() (string, error) {
 	cands := []string{"."}
 	if exe, err := os.Executable(); err == nil {
 		cands = append(cands, filepath.Dir(exe), filepath.Join(filepath.Dir(exe), ".."))
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(filepath.Join(c, "testdata", "real")); err == nil && st.IsDir() {
+		if st, err := os.Stat(filepath.Join(c, "scripts", demoStudies[0])); err == nil && st.Mode().IsRegular() {
 			return c, nil
 		}
 	}
-	return "", fmt.Errorf("demo: the sample trials (testdata/real) are not here; run the demo from a clone of taudb-analyze")
+	return "", fmt.Errorf("demo: the example studies (scripts/%s) are not here; run the demo from a clone of taudb-analyze", demoStudies[0])
 }
+
+// demoDataDir is where the demo's generated trials live, relative to the
+// clone: the example studies name them there.
+var demoDataDir = filepath.Join("testdata", "generated")
 
 func (a *app) demoCmd() *cobra.Command {
 	var out string
@@ -37,16 +43,18 @@ func (a *app) demoCmd() *cobra.Command {
 		Use:   "demo [--out DIR]",
 		Short: "The main job end to end on the embedded database: load samples, run three studies, write a report",
 		Long: `demo creates an embedded TAUdb (SQLite) in DIR and runs the three example
-studies of scripts/ on the sample trials of testdata/ (an MPI matmult
-series at 1..8 processes, an MPI cpi run and an OpenMP matmult run with 24
-threads):
+studies of scripts/ on generated trials whose truth is known (package
+synth: an MPI program at 1..16 processes with known serial, replicated,
+divided and imbalanced work and known MPI time, and a 24-thread run). It
+writes them to testdata/generated/ of the clone on first use (the same as
+"taudb-analyze synth --demo testdata/generated"):
 
   scripts/scalability.yaml  speedup, efficiency, Karp-Flatt and fitted
-                            scaling models of the matmult series
+                            scaling models of the MPI series
   scripts/overhead.yaml     SCALEA's overhead breakdown of the series, and
-                            the load imbalance of the cpi run
-  scripts/clustering.yaml   threads clustered across the runs at 4 and 8
-                            processes, and the 24 OpenMP threads
+                            the load imbalance of its 16-process run
+  scripts/clustering.yaml   ranks clustered across the runs at 8 and 16
+                            processes, and the 24 threads
 
 It stores every trial and result in the database and writes one HTML
 report of all of them to DIR/report, then prints where to open it. It needs
@@ -65,9 +73,12 @@ parameters), and says so. Run from a clone of taudb-analyze.`,
 }
 
 func (a *app) runDemo(ctx context.Context, out string) error {
-	root, err := findTestdata()
+	root, err := findClone()
 	if err != nil {
 		return err
+	}
+	if err := synth.WriteDemo(filepath.Join(root, demoDataDir)); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
 	var studies []*study.Study
 	for _, name := range demoStudies {

@@ -54,7 +54,7 @@ func TestReadmeExamples(t *testing.T) {
 			t.Errorf("%s printed:\n%s", line, o.String())
 		}
 	}
-	if _, err := os.Stat(filepath.Join(work, "cpi-report", "index.html")); err != nil {
+	if _, err := os.Stat(filepath.Join(work, "mpi-report", "index.html")); err != nil {
 		t.Errorf("the report example wrote no report: %v", err)
 	}
 }

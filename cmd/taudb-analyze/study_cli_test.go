@@ -16,6 +16,7 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // studyDoc is the JSON document `study` prints.
@@ -59,6 +60,7 @@ func (d resultDoc) rows(t *testing.T, table string) []map[string]any {
 // out, and decodes what it printed.
 func runStudy(t *testing.T, url, name, out string) studyDoc {
 	t.Helper()
+	demoData(t)
 	file := filepath.Join(realdata.Root(), "scripts", name)
 	r := ok(t, nil, "--db", url, "--format", "json", "study", file, "--out", out)
 	var d studyDoc
@@ -82,7 +84,19 @@ func storedResult(t *testing.T, url string, id int64) resultDoc {
 	return d
 }
 
-// mmTime is the run time of the sample matmult run at np processes,
+// demoData writes the generated trials the example studies name (the
+// demo's, synth.WriteDemo) if they are not there yet, and returns their
+// folder.
+func demoData(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(realdata.Root(), "testdata", "generated")
+	if err := synth.WriteDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// mmTime is the run time of the generated MPI run at np processes,
 // computed from the profile files alone: the largest inclusive TIME of the
 // top-level region over the ranks.
 func mmTime(t *testing.T, np int) float64 {
@@ -90,10 +104,10 @@ func mmTime(t *testing.T, np int) float64 {
 	return slices.Max(mmTrial(t, np).MainInclusive(0))
 }
 
-// mmTrial reads the matmult trial at np ranks from the files.
+// mmTrial reads the generated MPI trial at np ranks from the files.
 func mmTrial(t *testing.T, np int) *drg.Trial {
 	t.Helper()
-	tr, err := profile.Reader{Path: filepath.Join(realdata.Root(), "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile", fmt.Sprint(np-1))}.Read()
+	tr, err := profile.Reader{Path: filepath.Join(demoData(t), "mpi", fmt.Sprintf("p%d", np))}.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +115,8 @@ func mmTrial(t *testing.T, np int) *drg.Trial {
 }
 
 // mmMeanTime is the mean over the ranks of the main region's inclusive
-// time, and mmUseful the 1-rank run's time outside MPI (its only MPI
-// regions are MPI_Init and MPI_Finalize): overhead's T_p and T_s.
+// time, and mmUseful the 1-rank run's time outside MPI: overhead's T_p
+// and T_s.
 func mmMeanTime(t *testing.T, np int) float64 {
 	t.Helper()
 	main := mmTrial(t, np).MainInclusive(0)
@@ -126,7 +140,7 @@ func mmUseful(t *testing.T) float64 {
 }
 
 // TestScalabilityStudy runs scripts/scalability.yaml on the embedded
-// database and on PostgreSQL: eight trials loaded, speedup T(1)/T(p) and
+// database and on PostgreSQL: the five generated trials loaded, speedup T(1)/T(p) and
 // efficiency speedup/p as computed from the files, the scalability model
 // stored, a report with both pages; a second run reuses every trial and
 // result and stores nothing new.
@@ -135,11 +149,11 @@ func TestScalabilityStudy(t *testing.T) {
 		ok(t, nil, "--db", url, "db", "init")
 		out := t.TempDir()
 		d := runStudy(t, url, "scalability.yaml", out)
-		if len(d.Trials) != 8 || len(d.Results) != 2 {
-			t.Fatalf("trials %d results %d, want 8 and 2", len(d.Trials), len(d.Results))
+		if len(d.Trials) != 5 || len(d.Results) != 2 {
+			t.Fatalf("trials %d results %d, want 5 and 2", len(d.Trials), len(d.Results))
 		}
 		for i, tr := range d.Trials {
-			if tr.Name != fmt.Sprintf("matmult-np%d", i+1) || tr.How != "loaded" {
+			if tr.Name != fmt.Sprintf("mpi-np%d", synth.DemoProcesses[i]) || tr.How != "loaded" {
 				t.Errorf("trial %d: %+v", i, tr)
 			}
 		}
@@ -193,14 +207,15 @@ func TestScalabilityStudy(t *testing.T) {
 // TestOverheadAndClusteringStudies runs the other two example studies on
 // one embedded database (the second reuses the matmult trials the first
 // loaded) and checks their outputs: SCALEA's identity identified +
-// unidentified = T_o for every experiment, T_o = T(p) − T(1)/p from the
-// files (the mean rank's T(p), T_s the 1-rank run's time outside MPI), the
-// imbalance of cpi, and the clusters covering every thread
+// unidentified = T_o for every experiment, T_o = T(p) − T_s/p from the
+// files (the mean rank's T(p), T_s the 1-rank run's time outside MPI),
+// every category equal to what the generator put in (synth.DemoMPI), the
+// imbalance of the 16-rank run, and the clusters covering every thread
 // once.
 func TestOverheadAndClusteringStudies(t *testing.T) {
 	url := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
 	od := runStudy(t, url, "overhead.yaml", t.TempDir())
-	if len(od.Trials) != 9 || len(od.Results) != 2 || od.Results[0].Analysis != "overhead" || od.Results[1].Analysis != "imbalance" {
+	if len(od.Trials) != 5 || len(od.Results) != 2 || od.Results[0].Analysis != "overhead" || od.Results[1].Analysis != "imbalance" {
 		t.Fatalf("overhead study: %+v", od)
 	}
 	ov := storedResult(t, url, od.Results[0].ID)
@@ -214,9 +229,17 @@ func TestOverheadAndClusteringStudies(t *testing.T) {
 		if want := mmMeanTime(t, int(p)) - ts/p; math.Abs(to-want) > 1e-9*math.Abs(ts) {
 			t.Errorf("p=%v: T_o %v, T(p) − T_s/p from the files %v", p, to, want)
 		}
+		truth := synth.DemoMPI.Overheads(int(p))
+		for col, want := range map[string]float64{"t_o": truth.To, "data_movement": truth.DataMovement,
+			"synchronization": truth.Synchronization, "control_of_parallelism": truth.Control,
+			"loss_of_parallelism": truth.Loss, "unidentified": truth.Unidentified} {
+			if got := row[col].(float64); math.Abs(got-want) > 1e-6*truth.Tp {
+				t.Errorf("p=%v: %s %v, the generator put in %v", p, col, got, want)
+			}
+		}
 	}
-	if im := storedResult(t, url, od.Results[1].ID); len(im.Tables) == 0 || od.Results[1].Trials[0] != od.Trials[8].ID {
-		t.Errorf("imbalance of cpi: %+v", od.Results[1])
+	if im := storedResult(t, url, od.Results[1].ID); len(im.Tables) == 0 || od.Results[1].Trials[0] != od.Trials[4].ID {
+		t.Errorf("imbalance of mpi-np16: %+v", od.Results[1])
 	}
 
 	cd := runStudy(t, url, "clustering.yaml", t.TempDir())
@@ -224,9 +247,9 @@ func TestOverheadAndClusteringStudies(t *testing.T) {
 		t.Fatalf("clustering study: %+v", cd)
 	}
 	if cd.Trials[0].How != "reused" || cd.Trials[1].How != "reused" || cd.Trials[2].How != "loaded" {
-		t.Errorf("clustering study should reuse matmult-np4 and np8 and load the OpenMP run: %+v", cd.Trials)
+		t.Errorf("clustering study should reuse mpi-np8 and mpi-np16 and load the OpenMP run: %+v", cd.Trials)
 	}
-	for i, threads := range []int{4 + 8, 24} {
+	for i, threads := range []int{8 + 16, 24} {
 		cl := storedResult(t, url, cd.Results[i].ID)
 		total := 0
 		for _, row := range cl.rows(t, "sizes") {

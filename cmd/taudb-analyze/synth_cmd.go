@@ -15,7 +15,7 @@ import (
 
 func (a *app) synthCmd() *cobra.Command {
 	var s synth.Spec
-	var out, procs, format string
+	var out, procs, format, demo string
 	cmd := &cobra.Command{
 		Use:   "synth --out DIR [--processes 1,2,4,8] [--regions R] [-f profile|ppk] ...",
 		Short: "Generate TAU profile folders or ParaProf .ppk files of any size following a scaling model",
@@ -28,14 +28,28 @@ split among --regions regions called from main (with --depth 2 also as
 callpaths "main => r"), multiplied on each rank by 1 + imbalance*(rank/(p−1)
 − ½) and by a seeded noise factor 1 + noise*u, u uniform in [−1, 1).
 Counters after TIME (PAPI_TOT_CYC, PAPI_TOT_INS, ...) are proportional to
-time. Use it for benchmarks and for tests that need big or known data.`,
+time. Use it for benchmarks and for tests that need big or known data.
+
+--demo DIR writes the demo's trials instead (what "taudb-analyze demo" and
+the example studies of scripts/ use): DIR/mpi/pP, an MPI program at
+P = 1, 2, 4, 8, 16 whose every overhead is known (0.4 s of setup on rank 0,
+16 s of work divided with a 20% spread, 0.1 s replicated on every rank,
+20 ms·log2(p) of exchange, 50 ms in MPI_Init/Finalize; go doc
+./synth.DemoMPI), and DIR/omp24, one process of 24 threads.`,
 		Example: `  taudb-analyze synth --out /tmp/series --processes 1,2,4,8,16 --regions 200 --noise 0.02
   taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2
   taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if demo != "" {
+				if err := synth.WriteDemo(demo); err != nil {
+					return err
+				}
+				fmt.Fprintln(a.out, demo)
+				return nil
+			}
 			if out == "" {
-				return usagef("synth needs --out DIR")
+				return usagef("synth needs --out DIR (or --demo DIR)")
 			}
 			if format != "profile" && format != "ppk" {
 				return usagef("--file-format %q: want profile or ppk", format)
@@ -88,5 +102,6 @@ time. Use it for benchmarks and for tests that need big or known data.`,
 	fl.Float64Var(&s.Noise, "noise", 0.02, "relative noise amplitude")
 	fl.Float64Var(&s.Imbalance, "imbalance", 0.1, "relative load imbalance from the first to the last rank")
 	fl.Uint64Var(&s.Seed, "seed", 1, "random seed")
+	fl.StringVar(&demo, "demo", "", "write the demo's generated trials into DIR instead (see above)")
 	return cmd
 }
