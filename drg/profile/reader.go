@@ -8,7 +8,13 @@ import (
 	"unsafe"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
+
+// MaxFileBytes is the largest profile.N.C.T file read, in bytes (1 GiB):
+// one thread's text profile is held in memory while it is parsed, and real
+// ones are kilobytes to a few megabytes.
+const MaxFileBytes = 1 << 30
 
 // Reader reads a TAU profile directory (or a single profile.N.C.T file)
 // into a trial.
@@ -43,8 +49,12 @@ func (r Reader) Read() (*drg.Trial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
+	root := r.Path
+	if len(dirs) == 1 && len(dirs[0].files) == 1 && dirs[0].files[0].path == r.Path {
+		root = "" // a file named on its own: the user chose it
+	}
 	for di, d := range dirs {
-		if err := r.readDir(b, d, di == 0); err != nil {
+		if err := r.readDir(b, d, di == 0, root); err != nil {
 			return nil, err
 		}
 	}
@@ -84,8 +94,9 @@ type parsed struct {
 }
 
 // readDir parses the files of one metric folder in parallel and merges them
-// into b in order.
-func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
+// into b in order. Files are read only if regular and, when root is not
+// "", only if they are not links leading out of the folder root.
+func (r Reader) readDir(b *drg.Builder, d metricDir, first bool, root string) error {
 	workers := r.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -119,7 +130,7 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
 		go func() {
 			var checked checkedNames
 			for j := range jobs {
-				data, err := os.ReadFile(j.f.path)
+				data, err := safefile.ReadFileIn(root, j.f.path, MaxFileBytes)
 				if err != nil {
 					j.out <- parsed{err: err}
 					continue
