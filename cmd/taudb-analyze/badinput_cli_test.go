@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/internal/hostile"
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
@@ -175,6 +177,38 @@ func badInputs(t *testing.T) []badInput {
 			stderr: "taudb-analyze: ratio R: unknown metric \"PAPI_NOPE\"; the metrics are \"TIME\", and the pseudo-metrics CALLS, SUBROUTINES (1:8)\n | TIME / PAPI_NOPE\n | .......^"},
 		{name: "no such trial", args: []string{"regions", "--trial", "nosuch"}, code: 1,
 			stderr: `taudb-analyze: no such trial: no trial has the id or name "nosuch" (list them with "taudb-analyze trials")`},
+		{name: "FIFO named like a profile", setup: func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "p", "profile.0.0.0")) },
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0: a named pipe (FIFO), not a regular file: not read`},
+		{name: "FIFO named as the trial", setup: func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "x.ppk")) },
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: a named pipe (FIFO), not a regular file: not read`},
+		{name: "profile linked to /dev/zero", setup: func(t *testing.T, dir string) {
+			mkdir(t, filepath.Join(dir, "p"))
+			symlink(t, "/dev/zero", filepath.Join(dir, "p", "profile.0.0.0"))
+		}, args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/p: not read`},
+		{name: "profile linked to a secret outside the folder", files: map[string]string{"p/profile.0.0.0": goodProfile, "secret": "root:*:20228:0:99999:7:::\n"},
+			setup: func(t *testing.T, dir string) { symlink(t, "../secret", filepath.Join(dir, "p", "profile.1.0.0")) },
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.1.0.0: a symbolic link to "../secret", outside the trial folder DIR/p: not read`},
+		{name: "device as the XML file", setup: func(t *testing.T, dir string) {
+			mkdir(t, filepath.Join(dir, "s"))
+			symlink(t, "/dev/zero", filepath.Join(dir, "s", "snapshot.0.0.0"))
+		}, args: []string{"load", "-f", "snapshot", "DIR/s"}, code: 1,
+			stderr: `taudb-analyze: load DIR/s: DIR/s/snapshot.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/s: not read`},
+		{name: "ppk bomb of 1.5 GiB", files: map[string]string{"x.ppk": string(hostile.GzipBomb([]byte{0, 'P', 0, 'P', 0, 'K'}, 0, 1536, nil))},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612742)`},
+		{name: "ppk bomb with a forged trailer", files: map[string]string{"x.ppk": string(hostile.GzipBomb([]byte{0, 'P', 0, 'P', 0, 'K'}, 0, 64, &forgedSize))},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1000: decompressed payload larger than 1000 bytes (the size its gzip trailer states)`},
+		{name: "XML nested a million deep", files: map[string]string{"deep.xml.gz": gz("<profile_xml>\n" + strings.Repeat("<a>", 1_000_000))},
+			args: []string{"load", "DIR/deep.xml.gz"}, code: 1,
+			stderr: `taudb-analyze: load DIR/deep.xml.gz: DIR/deep.xml.gz:2: elements nested more than 256 deep`},
+		{name: "XML text bomb", files: map[string]string{"t.xml.gz": string(hostile.GzipBomb([]byte("<profile_xml>\n<a>"), 'x', 1024, nil))},
+			args: []string{"load", "DIR/t.xml.gz"}, code: 1,
+			stderr: `taudb-analyze: load DIR/t.xml.gz: DIR/t.xml.gz:2: reading: a tag or a run of text longer than the limit of 67108864 bytes`},
 		{name: "trial name not UTF-8", files: map[string]string{"p/profile.0.0.0": goodProfile},
 			args: []string{"load", "-n", "a\xffb", "DIR/p"}, code: 2,
 			stderr: `taudb-analyze: -n: trial name is not UTF-8: byte 2 is 0xff`},
@@ -189,6 +223,28 @@ var (
 	exprLargeMessage   = "taudb-analyze: ratio R: expression has more than 256 nodes (names, numbers, operators and calls) (1:645)\n | " +
 		strings.Repeat("TIME+", 200) + "1\n | " + strings.Repeat(".", 644) + "^"
 )
+
+// forgedSize is the decompressed size a forged gzip trailer states.
+var forgedSize uint32 = 1000
+
+// gz returns s compressed with gzip.
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s)) //nolint:errcheck // bytes.Buffer
+	w.Close()          //nolint:errcheck // bytes.Buffer
+	return b.String()
+}
+
+// mkfifo makes a named pipe at path, and its folder; it skips the test
+// where there are none.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(path))
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+}
 
 func mkdir(t *testing.T, dir string) {
 	t.Helper()

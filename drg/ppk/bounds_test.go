@@ -41,7 +41,7 @@ func TestBombRefusedByTrailer(t *testing.T) {
 		{"forged.ppk", &forged, "forged.ppk: offset 100: decompressed payload larger than 100 bytes (the size its gzip trailer states)"},
 	} {
 		path := filepath.Join(t.TempDir(), c.name)
-		if err := os.WriteFile(path, hostile.GzipBomb(magic, 1536, c.stated), 0o644); err != nil {
+		if err := os.WriteFile(path, hostile.GzipBomb(magic, 0, 1536, c.stated), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var err error

@@ -109,13 +109,6 @@ func readPayload(rd io.Reader, name string) ([]byte, error) {
 	return readRest(src, first[:], name, limit, why, sizeHint(rd))
 }
 
-// isOver reports whether err is skimOver's error of a payload over the
-// limit.
-func isOver(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && strings.HasPrefix(e.Err.Error(), "decompressed payload larger than")
-}
-
 // skimOver inflates the rest of a payload, of which done bytes are read,
 // without keeping it. The error is that of a stream cut short or corrupt
 // when it is one (the trailer of a cut file is garbage), else that of a
@@ -155,9 +148,9 @@ func readRest(src io.Reader, first []byte, name string, limit int64, why string,
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
 			if limit < payloadLimit {
-				// Past what the trailer states: a cut or corrupt file (whose
-				// trailer is garbage) says so further on.
-				if err := skimOver(src, name, int64(len(buf)), payloadLimit, why); !isOver(err) {
+				// Past what the trailer states: a cut file (whose trailer
+				// is garbage) says so further on.
+				if err := skimOver(src, name, int64(len(buf)), payloadLimit, why); errors.Is(err, ErrTruncated) {
 					return nil, err
 				}
 			}

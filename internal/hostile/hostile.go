@@ -14,16 +14,16 @@ import (
 const chunk = 1 << 20
 
 // GzipBomb returns a gzip file that decompresses to prefix followed by
-// zeros×1 MiB zero bytes (zeros at least 2). Its trailer states the true size modulo 2³²
+// zeros×1 MiB bytes fill (zeros at least 2). Its trailer states the true size modulo 2³²
 // (with the true CRC-32) unless stated is not nil, in which case it states
-// *stated. The deflate stream is a block of 1 MiB of zeros, flushed to a
-// byte boundary and repeated: each copy refers only to zero bytes within
+// *stated. The deflate stream is a block of 1 MiB of fill, flushed to a
+// byte boundary and repeated: each copy refers only to fill bytes within
 // the 32 KiB window, so the repetition is a valid stream.
-func GzipBomb(prefix []byte, zeros int, stated *uint32) []byte {
+func GzipBomb(prefix []byte, fill byte, zeros int, stated *uint32) []byte {
 	zeros = max(zeros, 2)
 	var out bytes.Buffer
 	w, _ := flate.NewWriter(&out, flate.BestCompression)
-	zero := make([]byte, chunk)
+	zero := bytes.Repeat([]byte{fill}, chunk)
 	// The prefix and two runs of zeros, to reach the steady state where a
 	// block refers to nothing but zeros.
 	w.Write(prefix) //nolint:errcheck // bytes.Buffer

@@ -10,7 +10,7 @@ import (
 // TestGzipBomb inflates a small bomb and checks its size, its content and
 // that the gzip reader accepts its trailer (CRC and size).
 func TestGzipBomb(t *testing.T) {
-	b := GzipBomb([]byte("head\x00"), 5, nil)
+	b := GzipBomb([]byte("head\x00"), 0, 5, nil)
 	if len(b) > 64<<10 {
 		t.Errorf("bomb of 5 MiB is %d bytes compressed", len(b))
 	}
