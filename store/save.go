@@ -154,6 +154,9 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
+	if err := t.CheckValues(); err != nil {
+		return nil, err
+	}
 
 	meta := make(map[string]string, len(t.Metadata)+2)
 	for k, v := range t.Metadata {

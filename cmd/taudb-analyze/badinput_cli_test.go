@@ -107,6 +107,9 @@ func badInputs(t *testing.T) []badInput {
 		{name: "overflow to Inf", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 1e999")},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl): "1e999" is out of the range of a double`},
+		{name: "value near the largest double", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 1.7e308")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl): "1.7e308" is beyond the range of values accepted (±1e+100)`},
 		{name: "negative call count", files: map[string]string{"p/profile.0.0.0": edit("2 0 20 20", "-2 0 20 20")},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": negative call count`},
@@ -190,7 +193,7 @@ func badInputs(t *testing.T) []badInput {
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/p: not read`},
 		{name: "profile linked to a secret outside the folder", files: map[string]string{"p/profile.0.0.0": goodProfile, "secret": "root:*:20228:0:99999:7:::\n"},
 			setup: func(t *testing.T, dir string) { symlink(t, "../secret", filepath.Join(dir, "p", "profile.1.0.0")) },
-			args: []string{"load", "DIR/p"}, code: 1,
+			args:  []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.1.0.0: a symbolic link to "../secret", outside the trial folder DIR/p: not read`},
 		{name: "device as the XML file", setup: func(t *testing.T, dir string) {
 			mkdir(t, filepath.Join(dir, "s"))
@@ -209,6 +212,9 @@ func badInputs(t *testing.T) []badInput {
 		{name: "XML text bomb", files: map[string]string{"t.xml.gz": string(hostile.GzipBomb([]byte("<profile_xml>\n<a>"), 'x', 1024, nil))},
 			args: []string{"load", "DIR/t.xml.gz"}, code: 1,
 			stderr: `taudb-analyze: load DIR/t.xml.gz: DIR/t.xml.gz:2: reading: a tag or a run of text longer than the limit of 67108864 bytes`},
+		{name: "metric folder and its backup copy", files: map[string]string{"p/MULTI__TIME/profile.0.0.0": goodProfile, "p/MULTI__TIME.bak/profile.0.0.0": goodProfile},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/MULTI__TIME and DIR/p/MULTI__TIME.bak: both hold the metric "TIME": remove or rename one`},
 		{name: "trial name not UTF-8", files: map[string]string{"p/profile.0.0.0": goodProfile},
 			args: []string{"load", "-n", "a\xffb", "DIR/p"}, code: 2,
 			stderr: `taudb-analyze: -n: trial name is not UTF-8: byte 2 is 0xff`},

@@ -607,6 +607,9 @@ func (p *payload) threadSection(d *decoder) error {
 			if f < 0 || int(f) >= len(p.functions) {
 				return d.fail(d.off, "function id %d out of range (%d functions)", f, len(p.functions))
 			}
+			if err := d.checkDoubles(d.off+4, int(fpSize-4)/8); err != nil {
+				return err
+			}
 			d.off += int(fpSize)
 		}
 
@@ -622,9 +625,24 @@ func (p *payload) threadSection(d *decoder) error {
 			if s := int32(binary.BigEndian.Uint32(d.buf[d.off+4:])); s < 0 {
 				return d.fail(d.off+4, "negative sample count %d", s)
 			}
+			if err := d.checkDoubles(d.off+8, 4); err != nil {
+				return err
+			}
 			d.off += uepSize
 		}
 		p.threads = append(p.threads, rec)
+	}
+	return nil
+}
+
+// checkDoubles checks the n doubles at offset off (in bounds) with
+// drg.CheckValue.
+func (d *decoder) checkDoubles(off, n int) error {
+	for i := range n {
+		o := off + 8*i
+		if err := drg.CheckValue(math.Float64frombits(binary.BigEndian.Uint64(d.buf[o:]))); err != nil {
+			return d.fail(o, "value %w", err)
+		}
 	}
 	return nil
 }

@@ -353,6 +353,9 @@ func parseNumbers(s string, out []float64, names string) error {
 				return fmt.Errorf("number %d (%s) is %s", i+1, strings.Fields(names)[i], s[:j])
 			}
 		}
+		if math.Abs(v) > drg.MaxValue {
+			return fmt.Errorf("number %d (%s): %q is %w (±%g)", i+1, strings.Fields(names)[i], clip(s[:j]), drg.ErrValueRange, drg.MaxValue)
+		}
 		out[i] = v
 		s = s[j:]
 	}

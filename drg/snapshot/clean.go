@@ -49,8 +49,8 @@ type cleanReader struct {
 	// mark is delivered when the decoder last returned a token: bytes
 	// read past it belong to the token being read, at most maxTokenBytes.
 	mark    int64
-	empty          int // consecutive reads of r that returned nothing
-	runeBuf        [utf8.UTFMax]byte
+	empty   int // consecutive reads of r that returned nothing
+	runeBuf [utf8.UTFMax]byte
 }
 
 func newCleanReader(r io.Reader) *cleanReader {
