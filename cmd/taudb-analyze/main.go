@@ -23,14 +23,18 @@ func main() {
 
 // run executes the command line and returns the exit code.
 func run(args []string) int {
-	app := newApp(os.Stdout, os.Stderr)
+	out := &safeWriter{w: os.Stdout}
+	app := newApp(out, os.Stderr)
 	cmd := app.root()
 	cmd.SetArgs(args)
 	err := cmd.Execute()
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(os.Stderr, "taudb-analyze: %v\n", err)
+	fmt.Fprintf(os.Stderr, "taudb-analyze: %s\n", escapeText(err.Error(), "\n"))
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		return 2

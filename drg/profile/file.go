@@ -532,11 +532,18 @@ func binaryByte(s string) int {
 	return -1
 }
 
-// clip shortens s for an error message.
+// clip shortens s for an error message to 40 bytes (on a UTF-8 boundary
+// when it is UTF-8): enough to find the line, too little to copy out a file
+// that is not a profile. Messages quote it with %q, which escapes control
+// characters.
 func clip(s string) string {
-	const n = 120
+	const n = 40
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	i := n
+	for i > n-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
 }
