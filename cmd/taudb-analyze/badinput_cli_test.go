@@ -6,6 +6,7 @@ import (
 	"context"
 	be "encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -219,6 +220,9 @@ func badInputs(t *testing.T) []badInput {
 		{name: "XML text bomb", files: map[string]string{"t.xml.gz": string(hostile.GzipBomb([]byte("<profile_xml>\n<a>"), 'x', 1024, nil))},
 			args: []string{"load", "DIR/t.xml.gz"}, code: 1,
 			stderr: `taudb-analyze: load DIR/t.xml.gz: DIR/t.xml.gz:2: reading: a tag or a run of text longer than the limit of 67108864 bytes`},
+		{name: "8000 ranks with a timer each", setup: sparseRanks,
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p: 1049 call-graph nodes × 8000 threads make 8392000 cells, but only about 15992 of them hold values (1 in 524): a trial is stored with every cell, and one sparser than 1 in 64 beyond 8388608 cells is refused (trial too sparse to store densely)`},
 		{name: "metric folder and its backup copy", files: map[string]string{"p/MULTI__TIME/profile.0.0.0": goodProfile, "p/MULTI__TIME.bak/profile.0.0.0": goodProfile},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/MULTI__TIME and DIR/p/MULTI__TIME.bak: both hold the metric "TIME": remove or rename one`},
@@ -236,6 +240,21 @@ var (
 	exprLargeMessage   = "taudb-analyze: ratio R: expression has more than 256 nodes (names, numbers, operators and calls) (1:645)\n | " +
 		strings.Repeat("TIME+", 200) + "1\n | " + strings.Repeat(".", 644) + "^"
 )
+
+// sparseRanks writes the profiles of 8,000 ranks, each with "main" and a
+// timer of its own: 16,000 values that a dense trial would hold in 64
+// million cells.
+func sparseRanks(t *testing.T, dir string) {
+	p := filepath.Join(dir, "p")
+	mkdir(t, p)
+	for r := 0; r < 8000; r++ {
+		prof := fmt.Sprintf("2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"+
+			"\"main\" 1 1 1 2 0 GROUP=\"TAU_DEFAULT\"\n\"own %d\" 1 0 1 1 0 GROUP=\"TAU_USER\"\n0 aggregates\n", r)
+		if err := os.WriteFile(filepath.Join(p, fmt.Sprintf("profile.%d.0.0", r)), []byte(prof), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 // forgedSize is the decompressed size a forged gzip trailer states.
 var forgedSize uint32 = 1000

@@ -2,6 +2,7 @@ package ppk
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/internal/hostile"
 	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
@@ -77,4 +79,26 @@ func TestFIFOAndDeviceRefused(t *testing.T) {
 func errorsIsNotRegular(err error) bool {
 	var k *safefile.KindError
 	return errors.As(err, &k) && errors.Is(err, safefile.ErrNotRegular)
+}
+
+// TestSparseThreadsRefused encodes 3,000 threads that each measured one
+// function of their own (3,000 values in 9 million cells): the trial is
+// refused before any column is allocated, naming the counts.
+func TestSparseThreadsRefused(t *testing.T) {
+	const n = 3000
+	f := &tFile{version: 2, compatible: 1, metrics: []string{"TIME"}}
+	for i := range n {
+		f.functions = append(f.functions, tFunction{name: fmt.Sprintf("own %d", i)})
+		f.threads = append(f.threads, tThread{id: [3]int32{int32(i), 0, 0},
+			fps: []tFP{{fn: int32(i), calls: 1, values: []float64{1, 1}}}})
+	}
+	var err error
+	alloc := allocated(func() { _, err = decodeBytes(f.encode(), "sparse.ppk") })
+	want := "3000 functions × 3000 threads make 9000000 cells, but only about 3000 of them hold values (1 in 3000)"
+	if !errors.Is(err, drg.ErrTooSparse) || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if alloc > 64<<20 {
+		t.Errorf("allocated %d MB", alloc>>20)
+	}
 }

@@ -688,6 +688,16 @@ func (p *payload) build(name string) (*drg.Trial, error) {
 		}
 	}
 
+	var fps, ueps int64
+	for _, r := range p.threads {
+		fps, ueps = fps+int64(r.nFP), ueps+int64(r.nUEP)
+	}
+	if err := drg.CheckDensity("functions", len(p.functions), len(ids), fps); err != nil {
+		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
+	if err := drg.CheckDensity("user events", len(p.userEvents), len(ids), ueps); err != nil {
+		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
 	// Nodes before metrics: the builder then allocates each metric's
 	// columns once, at their full size, instead of growing them per node.
 	node := make([]int, len(p.functions))

@@ -165,6 +165,9 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool, root string, ow
 			b.Reserve(len(p.file.Timers))
 		}
 		merge(b, p.file, b.Column(d.files[i].id), first, &nodes)
+		if err := b.Err(); err != nil {
+			return fmt.Errorf("%s: %w", r.Path, err)
+		}
 		i++
 	}
 	return nil
