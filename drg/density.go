@@ -13,9 +13,9 @@ import (
 // once it is large, before the memory is taken.
 const (
 	// DenseFloorCells is the number of cells (nodes × threads, or user
-	// events × threads) up to which a trial is never refused: 8 Mi, 256 MiB
+	// events × threads) up to which a trial is never refused: 2 Mi, 64 MiB
 	// of values and counts for one metric.
-	DenseFloorCells = 1 << 23
+	DenseFloorCells = 1 << 21
 	// MaxEmptyRatio is how many cells a trial beyond DenseFloorCells may
 	// have per cell that holds a value.
 	MaxEmptyRatio = 64
