@@ -28,7 +28,7 @@ type loaded struct {
 
 func (a *app) loadCmd() *cobra.Command {
 	var name, application, experiment, format string
-	var allowDuplicate bool
+	var allowDuplicate, spawn bool
 	cmd := &cobra.Command{
 		Use:   "load -n NAME [-a APP] [-x EXP] [-f FORMAT] PATH...",
 		Short: "Load TAU trials into the database, as TAU's taudb_loadtrial",
@@ -75,6 +75,9 @@ JSON array describing them). An embedded database without schema gets one.`,
 				default:
 					names[i] = fmt.Sprintf("%s-%d", name, i+1)
 				}
+			}
+			if spawn {
+				args, names = withSpawned(args, names)
 			}
 			db, err := a.openDB(ctx, true)
 			if err != nil {
@@ -150,6 +153,7 @@ JSON array describing them). An embedded database without schema gets one.`,
 	f.StringVarP(&experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
 	f.StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
 	f.BoolVar(&allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
+	f.BoolVar(&spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
 	return cmd
 }
 

@@ -73,7 +73,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
 	for _, s := range Spawned(r.Path) {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one", s))
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)", s))
 	}
 	return t, nil
 }

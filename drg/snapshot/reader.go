@@ -57,7 +57,13 @@ func (r Reader) ReadDerived() (*drg.Trial, *Derived, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return build(streams, trialName(r.Path, st.IsDir()), source(r.Path))
+	t, d, err := build(streams, trialName(r.Path, st.IsDir()), source(r.Path))
+	if err == nil && st.IsDir() {
+		for _, s := range Spawned(r.Path) {
+			t.Warnings = append(t.Warnings, s+" holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)")
+		}
+	}
+	return t, d, err
 }
 
 // Decode reads one snapshot XML stream (plain or gzip-compressed) from rd
