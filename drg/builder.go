@@ -136,9 +136,21 @@ func (b *Builder) Node(name string) int {
 	if i, ok := b.nodeByName[name]; ok {
 		return i
 	}
-	i := b.node(CanonicalName(name))
+	canon := CanonicalName(name)
+	if len(canon) > MaxNameBytes {
+		canon = shortenCallpath(canon, b.longNames())
+	}
+	i := b.node(canon)
 	b.nodeByName[name] = i
 	return i
+}
+
+// longNames returns the trial's map of shortened names, made on first use.
+func (b *Builder) longNames() map[string]string {
+	if b.t.LongNames == nil {
+		b.t.LongNames = map[string]string{}
+	}
+	return b.t.LongNames
 }
 
 // node is Node for a name that is already canonical, so that the prefixes
@@ -242,6 +254,10 @@ func (b *Builder) Counter(name string) int {
 		return i
 	}
 	canon := CanonicalName(name)
+	if short := ShortName(canon); short != canon {
+		b.longNames()[short] = canon
+		canon = short
+	}
 	if i, ok := b.counterIdx[canon]; ok {
 		b.counterIdx[name] = i
 		return i
@@ -313,6 +329,16 @@ func (b *Builder) Finish(name string, src Source) (*Trial, error) {
 		return nil, b.err
 	}
 	t := b.t
+	if n := len(t.LongNames); n > 0 {
+		longest := ""
+		for _, full := range t.LongNames {
+			if len(full) > len(longest) || (len(full) == len(longest) && full < longest) {
+				longest = full
+			}
+		}
+		b.Warn("%d names longer than TAUdb's %d bytes shortened, each to its start and a hash of the whole (the longest, of %d bytes: %q); the full names are kept in taudb-analyze's table trial_long_name",
+			n, MaxNameBytes, len(longest), clipName(longest))
+	}
 	t.Name = name
 	t.Source = src
 	if len(t.Threads) == 0 {

@@ -35,6 +35,11 @@ func (db *DB) savePostgres(ctx context.Context, p *savePlan) (int64, error) {
 	if p.keepRange, err = hasTable(ctx, pgxRunner{conn.Conn()}, Postgres, callRangeTable); err != nil {
 		return 0, err
 	}
+	if len(p.t.LongNames) > 0 {
+		if p.keepLong, err = hasTable(ctx, pgxRunner{conn.Conn()}, Postgres, longNameTable); err != nil {
+			return 0, err
+		}
+	}
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("begin a transaction: %w", err)

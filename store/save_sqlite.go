@@ -32,6 +32,11 @@ func (db *DB) saveSQLite(ctx context.Context, p *savePlan) (int64, error) {
 	if p.keepRange, err = hasTable(ctx, sqlRunner{tx}, SQLite, callRangeTable); err != nil {
 		return 0, err
 	}
+	if len(p.t.LongNames) > 0 {
+		if p.keepLong, err = hasTable(ctx, sqlRunner{tx}, SQLite, longNameTable); err != nil {
+			return 0, err
+		}
+	}
 	for _, tr := range p.tables() {
 		if tr.rows == 0 {
 			continue

@@ -86,7 +86,12 @@ var ownTables = []string{
 	"analysis_settings_trial",
 	"analysis_result_column",
 	"trial_call_data_range",
+	longNameTable,
 }
+
+// longNameTable holds the full text of names shortened for TAUdb
+// (schema/ours_*.sql).
+const longNameTable = "trial_long_name"
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema
 // version 0, before 2012) and not in TAUdb: TAUdb removed the application /

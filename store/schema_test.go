@@ -45,6 +45,7 @@ var ourColumns = map[string][]string{
 	"analysis_settings_trial":     {"analysis_settings", "position", "trial"},
 	"analysis_result_column":      {"analysis_result", "position", "table_name", "column_name", "unit", "kind"},
 	"trial_call_data_range":       {"trial", "first_id", "last_id"},
+	"trial_long_name":             {"trial", "short_name", "full_name"},
 }
 
 var eventValueColumns = []string{"interval_event", "node", "context", "thread", "metric", "inclusive_percentage",

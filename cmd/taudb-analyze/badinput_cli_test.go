@@ -131,7 +131,7 @@ func badInputs(t *testing.T) []badInput {
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": group is not UTF-8: byte 5 is 0xc0`},
 		{name: "name of 1 MB", files: map[string]string{"p/profile.0.0.0": edit(`"work"`, `"`+long+`"`)},
 			args: []string{"load", "DIR/p"}, code: 1,
-			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "` + long[:40] + `...": timer name of 1048576 bytes is longer than the 2048 bytes a TAUdb name may have`},
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "` + long[:40] + `...": timer name of 1048576 bytes is longer than the 65536 bytes a name may have`},
 		{name: "binary garbage named like a profile", files: map[string]string{"p/profile.0.0.0": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:1: binary data, not a TAU profile (byte 1 is 0x89)`},
@@ -404,13 +404,13 @@ func clipTo(s string, n int) string {
 // TestDBCheck runs "db check" on a consistent database (exit 0, says so)
 // and on one with an orphan analysis_result row (exit 1, the problem on
 // stdout, the count on stderr), in every output format. A fresh database
-// has 36 references: the 35 foreign keys of TAUdb's and our schema plus
+// has 37 references: the 36 foreign keys of TAUdb's and our schema plus
 // analysis_result(analysis_settings), which TAUdb leaves undeclared.
 func TestDBCheck(t *testing.T) {
 	databases(t, func(t *testing.T, url string) {
 		ok(t, nil, "--db", url, "db", "init")
 		r := ok(t, nil, "--db", url, "db", "check")
-		if !strings.HasSuffix(r.stdout, ": consistent (36 references checked)\n") {
+		if !strings.HasSuffix(r.stdout, ": consistent (37 references checked)\n") {
 			t.Errorf("db check of a fresh database: %q", r.stdout)
 		}
 		db, err := store.Open(context.Background(), url)
@@ -431,7 +431,7 @@ func TestDBCheck(t *testing.T) {
 			References int
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || doc.OK ||
-			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 36 {
+			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 37 {
 			t.Errorf("db check --format json with an orphan: exit %d, stdout %q (%v)", r.code, r.stdout, err)
 		}
 	})

@@ -96,7 +96,7 @@ type checkedNames struct {
 // (which may be nil) saw them at position i, and remembers them there.
 func (c *checkedNames) check(i int, name, groups string) error {
 	if c == nil || i >= len(c.names) || c.names[i] != name {
-		if err := drg.CheckName("timer name", name); err != nil {
+		if err := drg.CheckLongName("timer name", name); err != nil {
 			return err
 		}
 	}
@@ -316,7 +316,7 @@ func parseEvent(l string) (Event, error) {
 	if nums[0] < 0 {
 		return e, fmt.Errorf("user event %q: negative number of events", clip(e.Name))
 	}
-	if err := drg.CheckName("user event name", e.Name); err != nil {
+	if err := drg.CheckLongName("user event name", e.Name); err != nil {
 		return e, fmt.Errorf("user event %q: %v", clip(e.Name), err)
 	}
 	e.Value = drg.CounterValue{NumEvents: nums[0], Max: nums[1], Min: nums[2], Mean: nums[3], SumSquares: nums[4]}
