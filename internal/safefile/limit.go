@@ -1,11 +1,9 @@
 package safefile
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 )
 
 // ErrInflated is wrapped by a *CapError.
@@ -54,19 +52,4 @@ func (c *capReader) Read(p []byte) (int, error) {
 		return n + int(c.left), &CapError{Limit: c.limit, Why: c.why}
 	}
 	return n, err
-}
-
-// GzipSize returns the size a single-member gzip file f states in its
-// trailer (ISIZE: the decompressed size modulo 2³²); ok is false when f is
-// not a regular file or too short to be gzip.
-func GzipSize(f *os.File) (size int64, ok bool) {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() < 18 {
-		return 0, false
-	}
-	var tail [4]byte
-	if _, err := f.ReadAt(tail[:], st.Size()-4); err != nil {
-		return 0, false
-	}
-	return int64(binary.LittleEndian.Uint32(tail[:])), true
 }
