@@ -75,7 +75,7 @@ func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) 
 // info prints a progress message on stderr, unless --quiet.
 func (a *app) info(format string, args ...any) {
 	if !a.quiet {
-		fmt.Fprintf(a.errOut, format+"\n", args...)
+		fmt.Fprintln(a.errOut, escapeText(fmt.Sprintf(format, args...), "\n"))
 	}
 }
 
@@ -83,7 +83,7 @@ func (a *app) info(format string, args ...any) {
 // --verbose only.
 func (a *app) detail(format string, args ...any) {
 	if a.verbose && !a.quiet {
-		fmt.Fprintf(a.errOut, "· "+format+"\n", args...)
+		fmt.Fprintln(a.errOut, "· "+escapeText(fmt.Sprintf(format, args...), "\n"))
 	}
 }
 

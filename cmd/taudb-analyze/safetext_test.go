@@ -73,16 +73,20 @@ const hostileName = "\x1b]0;pwned\x07\x1b[2J\rFAKE LINE"
 // hold control characters and a formula, and runs the commands that print
 // names: no byte below 0x20 other than line feed and tab, and no DEL,
 // reaches standard output; the escaped form does; CSV cells starting with
-// = are prefixed with a quote.
+// = are prefixed with a quote. The folder's name holds ESC too: load's
+// messages on standard error show it escaped.
 func TestHostileNamesEscaped(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "p")
+	dir := filepath.Join(t.TempDir(), "p\x1b[2J")
 	mkdir(t, dir)
 	prof := strings.NewReplacer(`"work"`, `"`+hostileName+`"`, `"main"`, `"=HYPERLINK(""http://x"")"`).Replace(goodProfile)
 	if err := os.WriteFile(filepath.Join(dir, "profile.0.0.0"), []byte(prof), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	db := "sqlite:" + filepath.Join(t.TempDir(), "h.db")
-	ok(t, nil, "--db", db, "load", "-n", "t\x1b[31mred", dir)
+	r := ok(t, nil, "--db", db, "load", "-n", "t\x1b[31mred", dir)
+	if strings.ContainsAny(r.stderr, "\x1b\r\a") || !strings.Contains(r.stderr, `p\x1b[2J`) {
+		t.Errorf("load's messages: %q", r.stderr)
+	}
 	for _, args := range [][]string{
 		{"trials"}, {"inspect", dir}, {"regions", "--trial", "1", "--no-save"}, {"imbalance", "--trial", "1", "--no-save"},
 	} {
