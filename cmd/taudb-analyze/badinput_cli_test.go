@@ -208,10 +208,10 @@ func badInputs(t *testing.T) []badInput {
 			symlink(t, "/dev/zero", filepath.Join(dir, "s", "snapshot.0.0.0"))
 		}, args: []string{"load", "-f", "snapshot", "DIR/s"}, code: 1,
 			stderr: `taudb-analyze: load DIR/s: DIR/s/snapshot.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/s: not read`},
-		{name: "ppk bomb of 1.5 GiB", files: map[string]string{"x.ppk": string(hostile.GzipBomb([]byte{0, 'P', 0, 'P', 0, 'K'}, 0, 1536, nil))},
+		{name: "ppk bomb of 1.5 GiB", files: map[string]string{"x.ppk": string(hostile.GzipBomb(ppkV2Head, 0, 1536, nil))},
 			args: []string{"load", "DIR/x.ppk"}, code: 1,
-			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612742)`},
-		{name: "ppk bomb with a forged trailer", files: map[string]string{"x.ppk": string(hostile.GzipBomb([]byte{0, 'P', 0, 'P', 0, 'K'}, 0, 64, &forgedSize))},
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612750)`},
+		{name: "ppk bomb with a forged trailer", files: map[string]string{"x.ppk": string(hostile.GzipBomb(ppkV2Head, 0, 64, &forgedSize))},
 			args: []string{"load", "DIR/x.ppk"}, code: 1,
 			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1000: decompressed payload larger than 1000 bytes (the size its gzip trailer states)`},
 		{name: "XML nested a million deep", files: map[string]string{"deep.xml.gz": gz("<profile_xml>\n" + strings.Repeat("<a>", 1_000_000))},
@@ -255,6 +255,10 @@ func sparseRanks(t *testing.T, dir string) {
 		}
 	}
 }
+
+// ppkV2Head starts a version-2 packed profile: the magic, version 2 and
+// compatible version 2, so that a bomb passes the header checks.
+var ppkV2Head = []byte{0, 'P', 0, 'P', 0, 'K', 0, 0, 0, 2, 0, 0, 0, 2}
 
 // forgedSize is the decompressed size a forged gzip trailer states.
 var forgedSize uint32 = 1000

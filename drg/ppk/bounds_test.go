@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,7 +26,7 @@ func allocated(f func()) uint64 {
 }
 
 // TestBombRefusedByTrailer reads gzip bombs of 1.5 GiB (a file of about
-// 1.5 MB): with an honest trailer, which states more than MaxPayload, and
+// 1.5 MB) that start as a version-2 packed profile: with an honest trailer, which states more than MaxPayload, and
 // with a forged one stating 100 bytes. Each is refused naming the file and
 // the limit, allocating under 64 MiB (the whole payload is 1.5 GiB; the
 // reader used to read it all before looking at it).
@@ -39,11 +40,11 @@ func TestBombRefusedByTrailer(t *testing.T) {
 		stated *uint32
 		want   string
 	}{
-		{"honest.ppk", nil, "honest.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612742)"},
+		{"honest.ppk", nil, "honest.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612750)"},
 		{"forged.ppk", &forged, "forged.ppk: offset 100: decompressed payload larger than 100 bytes (the size its gzip trailer states)"},
 	} {
 		path := filepath.Join(t.TempDir(), c.name)
-		if err := os.WriteFile(path, hostile.GzipBomb(magic, 0, 1536, c.stated), 0o644); err != nil {
+		if err := os.WriteFile(path, hostile.GzipBomb(append(slices.Clone(magic), 0, 0, 0, 2, 0, 0, 0, 2), 0, 1536, c.stated), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var err error
@@ -100,5 +101,23 @@ func TestSparseThreadsRefused(t *testing.T) {
 	}
 	if alloc > 64<<20 {
 		t.Errorf("allocated %d MB", alloc>>20)
+	}
+}
+
+// TestBombRefusedOnItsHeader gives a 1.5 GiB bomb whose payload starts
+// with the magic and version 0: refused on its first 14 bytes, allocating
+// under 1 MiB, with parse's message.
+func TestBombRefusedOnItsHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v0.ppk")
+	if err := os.WriteFile(path, hostile.GzipBomb(magic, 0, 1536, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	n := allocated(func() { _, err = Reader{Path: path}.Read() })
+	if err == nil || !strings.HasSuffix(err.Error(), "v0.ppk: offset 6: unsupported version 0") {
+		t.Errorf("error %v", err)
+	}
+	if n > 1<<20 {
+		t.Errorf("allocated %d bytes", n)
 	}
 }

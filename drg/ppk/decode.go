@@ -95,18 +95,29 @@ func readPayload(rd io.Reader, name string) ([]byte, error) {
 	}
 	// Look at the magic before allocating for the whole payload, so that a
 	// large file of another kind costs nothing.
-	var first [6]byte
+	// The magic, the version and the compatible version: a file that is
+	// not a packed profile this reader reads is refused on them.
+	var first [14]byte
 	n, err := io.ReadFull(src, first[:])
-	if err != nil || !bytes.Equal(first[:], magic) {
+	if err != nil || !bytes.Equal(first[:6], magic) || !readable(first[:]) {
 		if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
 			return first[:n], nil // parse says what is wrong with it
 		}
 		return nil, readError(name, n, err)
 	}
 	if over {
-		return nil, skimOver(src, name, int64(len(magic)), limit, why)
+		return nil, skimOver(src, name, int64(len(first)), limit, why)
 	}
 	return readRest(src, first[:], name, limit, why, sizeHint(rd))
+}
+
+// readable reports whether the version fields of a payload's first 14
+// bytes are ones this reader takes: version at least 1, compatible version
+// at most 2 (parse gives the error for the others).
+func readable(head []byte) bool {
+	version := int32(binary.BigEndian.Uint32(head[6:]))
+	compatible := int32(binary.BigEndian.Uint32(head[10:]))
+	return version >= 1 && compatible <= 2
 }
 
 // skimOver inflates the rest of a payload, of which done bytes are read,
