@@ -219,5 +219,23 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 	if fs.Data.N == 0 {
 		return nil, fmt.Errorf("cluster: the trials have no thread")
 	}
+	if err := checkValues(fs); err != nil {
+		return nil, err
+	}
 	return fs, nil
+}
+
+// checkValues refuses a feature value that is not finite or exceeds
+// drg.MaxValue in magnitude: squared distances of such values overflow to
+// +Inf, and the nearest-neighbour search and silhouette then index with
+// no neighbour found. A trial loaded by this tool never holds one; a TAUdb
+// database written by another tool may.
+func checkValues(fs *FeatureSet) error {
+	for i, v := range fs.Data.X {
+		if err := drg.CheckValue(v); err != nil {
+			p := fs.Points[i/fs.Data.D]
+			return fmt.Errorf("cluster: the value of %q on thread %d.%d.%d of trial %q: %w", fs.Regions[i%fs.Data.D], p.Node, p.Context, p.Thread, p.Trial, err)
+		}
+	}
+	return nil
 }

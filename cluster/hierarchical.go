@@ -91,6 +91,9 @@ func Hierarchical(m Matrix) ([]Merge, error) {
 					b, bd = k, d
 				}
 			}
+			if b < 0 {
+				return nil, fmt.Errorf("cluster: hierarchical clustering: no finite distance from row %d (values too large or not finite)", a)
+			}
 			if b == prev {
 				chain = chain[:len(chain)-2]
 				a, b = min(a, prev), max(a, prev)

@@ -35,6 +35,32 @@ type Builder struct {
 	AggregateMetadata bool
 	negatives         int
 	firstNegative     string
+	density           density
+	// err is the first error met while building (a trial too sparse to
+	// store): from then on no column grows, values are dropped and Finish
+	// returns it.
+	err error
+}
+
+// Err returns the error that will stop Finish, if one was met while
+// building, so that readers can stop reading.
+func (b *Builder) Err() error { return b.err }
+
+// checkGrowth records an error when adding one row (a node, or a user
+// event when counters) would make the trial too sparse (see
+// CheckDensity); it reports whether the columns may grow.
+func (b *Builder) checkGrowth(counters bool) bool {
+	if b.err != nil {
+		return false
+	}
+	rows, present, what := len(b.t.Nodes)+1, b.density.present, "call-graph nodes"
+	if counters {
+		rows, present, what = len(b.t.Counters)+1, b.density.counters, "user events"
+	}
+	if est := b.density.estimate(present); est >= 0 {
+		b.err = CheckDensity(what, rows, len(b.t.Threads), est)
+	}
+	return b.err == nil
 }
 
 // NewBuilder returns a builder for a trial with the given threads, which
@@ -69,6 +95,7 @@ func NewBuilder(threads []ThreadID) (*Builder, error) {
 		b.column[id] = i
 		b.t.Threads = append(b.t.Threads, Thread{Node: id.Node, Context: id.Context, Thread: id.Thread})
 		b.threadMeta = append(b.threadMeta, map[string]string{})
+		b.density.touched = append(b.density.touched, false)
 		b.contextKeys = append(b.contextKeys, map[string]bool{})
 	}
 	return b, nil
@@ -94,6 +121,9 @@ func (b *Builder) Metric(name string) int {
 		return i
 	}
 	n := len(b.t.Nodes) * len(b.t.Threads)
+	if b.err != nil {
+		n = 0
+	}
 	b.t.Metrics = append(b.t.Metrics, Metric{Name: name})
 	b.t.Values = append(b.t.Values, MetricValues{Inclusive: make([]float64, n), Exclusive: make([]float64, n)})
 	return len(b.t.Metrics) - 1
@@ -106,9 +136,21 @@ func (b *Builder) Node(name string) int {
 	if i, ok := b.nodeByName[name]; ok {
 		return i
 	}
-	i := b.node(CanonicalName(name))
+	canon := CanonicalName(name)
+	if len(canon) > MaxNameBytes {
+		canon = shortenCallpath(canon, b.longNames())
+	}
+	i := b.node(canon)
 	b.nodeByName[name] = i
 	return i
+}
+
+// longNames returns the trial's map of shortened names, made on first use.
+func (b *Builder) longNames() map[string]string {
+	if b.t.LongNames == nil {
+		b.t.LongNames = map[string]string{}
+	}
+	return b.t.LongNames
 }
 
 // node is Node for a name that is already canonical, so that the prefixes
@@ -121,10 +163,14 @@ func (b *Builder) node(canon string) int {
 	if p, _ := SplitCallpath(canon); p != "" {
 		parent = b.node(p)
 	}
+	grow := b.checkGrowth(false)
 	i := len(b.t.Nodes)
 	b.t.Nodes = append(b.t.Nodes, Node{Name: canon, Parent: parent, Region: -1})
 	b.nodeGroups = append(b.nodeGroups, "")
 	b.nodeByName[canon] = i
+	if !grow {
+		return i
+	}
 	nt := len(b.t.Threads)
 	for m := range b.t.Values {
 		v := &b.t.Values[m]
@@ -142,6 +188,9 @@ func (b *Builder) node(canon string) int {
 // functions first) avoid growing the columns node by node.
 func (b *Builder) Reserve(n int) {
 	nt := len(b.t.Threads)
+	if b.err != nil {
+		return
+	}
 	grow := func(col []float64) []float64 {
 		return append(make([]float64, 0, len(col)+n*nt), col...)
 	}
@@ -166,7 +215,11 @@ func (b *Builder) SetGroups(node int, groups string) {
 // AddCalls adds calls and subroutine calls of node on thread column th and
 // marks the cell present.
 func (b *Builder) AddCalls(node, th int, calls, subrs float64) {
+	if b.err != nil {
+		return
+	}
 	c := node*len(b.t.Threads) + th
+	b.density.mark(th, !b.t.Present.Get(c))
 	b.t.Present.Set(c)
 	b.t.Calls[c] += calls
 	b.t.Subroutines[c] += subrs
@@ -184,7 +237,11 @@ func (b *Builder) AddValues(node, th, m int, excl, incl float64) {
 		b.negatives++
 		excl, incl = math.Max(excl, 0), math.Max(incl, 0)
 	}
+	if b.err != nil {
+		return
+	}
 	c := node*len(b.t.Threads) + th
+	b.density.mark(th, !b.t.Present.Get(c))
 	b.t.Present.Set(c)
 	b.t.Values[m].Exclusive[c] += excl
 	b.t.Values[m].Inclusive[c] += incl
@@ -197,15 +254,23 @@ func (b *Builder) Counter(name string) int {
 		return i
 	}
 	canon := CanonicalName(name)
+	if short := ShortName(canon); short != canon {
+		b.longNames()[short] = canon
+		canon = short
+	}
 	if i, ok := b.counterIdx[canon]; ok {
 		b.counterIdx[name] = i
 		return i
 	}
+	grow := b.checkGrowth(true)
 	i := len(b.t.Counters)
 	ev, ctx := splitCounterName(canon)
 	b.t.Counters = append(b.t.Counters, Counter{Name: canon, Event: ev, Context: ctx, Node: -1})
 	b.counterIdx[canon] = i
 	b.counterIdx[name] = i
+	if !grow {
+		return i
+	}
 	b.t.CounterValues = append(b.t.CounterValues, make([]CounterValue, len(b.t.Threads))...)
 	b.counterSet.Grow(len(b.t.Threads))
 	return i
@@ -215,9 +280,15 @@ func (b *Builder) Counter(name string) int {
 // record for the same cell is merged with the first (counts and Σx² add,
 // count-weighted mean, extreme max and min).
 func (b *Builder) AddCounter(counter, th int, v CounterValue) {
+	if b.err != nil {
+		return
+	}
 	c := counter*len(b.t.Threads) + th
 	if b.counterSet.Get(c) {
 		v = b.t.CounterValues[c].merge(v)
+	} else {
+		b.density.counters++
+		b.density.mark(th, false)
 	}
 	b.counterSet.Set(c)
 	b.t.CounterValues[c] = v
@@ -254,7 +325,20 @@ var fileTypes = map[string][2]string{
 // Finish resolves regions, parents, counters' contexts, thread indexes and
 // metadata, and returns the trial. The builder must not be used afterwards.
 func (b *Builder) Finish(name string, src Source) (*Trial, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
 	t := b.t
+	if n := len(t.LongNames); n > 0 {
+		longest := ""
+		for _, full := range t.LongNames {
+			if len(full) > len(longest) || (len(full) == len(longest) && full < longest) {
+				longest = full
+			}
+		}
+		b.Warn("%d names longer than TAUdb's %d bytes shortened, each to its start and a hash of the whole (the longest, of %d bytes: %q); the full names are kept in taudb-analyze's table trial_long_name",
+			n, MaxNameBytes, len(longest), clipName(longest))
+	}
 	t.Name = name
 	t.Source = src
 	if len(t.Threads) == 0 {

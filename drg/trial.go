@@ -41,6 +41,9 @@ type Trial struct {
 	// trial was read from snapshot XML with more than one snapshot per
 	// thread. The trial's values are those of the final snapshot.
 	Series []Snapshot
+	// LongNames maps each name shortened by ShortName (a region, a user
+	// event) to the full name, nil when no name was too long for TAUdb.
+	LongNames map[string]string
 	// Warnings lists the recoverable oddities met while reading (for example
 	// negative times replaced by zero, as TAU's own loader does).
 	Warnings []string

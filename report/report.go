@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -51,6 +52,9 @@ type Meta struct {
 	// Notes are extra lines shown on the index (e.g. results that could not
 	// be made).
 	Notes []string
+	// Force lets Write put a report into a folder holding files it did not
+	// write, beside them (see CheckDir); it never replaces them.
+	Force bool
 }
 
 // EChart is what a chart of go-echarts offers the report: every chart type
@@ -96,8 +100,11 @@ func Charts(res *analysis.Result) []Chart {
 }
 
 // Write writes a report of results into dir (created if needed): index.html,
-// one page per result and the assets folder. It returns the index's path.
-// Existing files of the same names are replaced; other files are left alone.
+// one page per result and the assets folder, listed in MarkerFile. It
+// returns the index's path. dir must pass CheckDir (with meta.Force): the
+// files of an earlier report there are replaced, and its pages that this
+// report does not write again are removed; files Write did not write are
+// never replaced.
 func Write(dir string, results []*analysis.Result, meta Meta) (indexPath string, err error) {
 	if dir == "" {
 		return "", errors.New("report: no output folder")
@@ -108,20 +115,42 @@ func Write(dir string, results []*analysis.Result, meta Meta) (indexPath string,
 	if meta.Created.IsZero() {
 		meta.Created = time.Now()
 	}
+	used := map[string]bool{"index.html": true}
+	files := make([]string, len(results))
+	for i, res := range results {
+		if res == nil {
+			return "", fmt.Errorf("report: result %d is nil", i+1)
+		}
+		files[i] = pageFile(i+1, res.Analysis, used)
+	}
+	written := append(assetNames(), "index.html")
+	written = append(written, files...)
+	if err := CheckDir(dir, meta.Force, written...); err != nil {
+		return "", err
+	}
+	before, err := readOutDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	if err := writeAssets(filepath.Join(dir, "assets")); err != nil {
 		return "", err
 	}
+	if indexPath, err = writePages(dir, results, files, meta); err != nil {
+		return "", err
+	}
+	return indexPath, finishDir(dir, before, written)
+}
+
+// writePages writes the page of each result (named files[i]) and the
+// index.
+func writePages(dir string, results []*analysis.Result, files []string, meta Meta) (string, error) {
 	created := meta.Created.Format(time.RFC3339)
 	var entries []indexEntry
-	used := map[string]bool{"index.html": true}
 	for i, res := range results {
-		if res == nil {
-			return "", fmt.Errorf("report: result %d is nil", i+1)
-		}
-		file := pageFile(i+1, res.Analysis, used)
+		file := files[i]
 		p, err := buildPage(res, meta, created)
 		if err != nil {
 			return "", fmt.Errorf("report: %s (%s): %w", file, res.Analysis, err)
@@ -136,12 +165,24 @@ func Write(dir string, results []*analysis.Result, meta Meta) (indexPath string,
 		entries = append(entries, indexEntry{File: file, Analysis: res.Analysis, Trials: trialsOf(res),
 			Metric: res.Metric, Params: paramsOf(res), Finding: finding, Charts: len(p.Charts), Created: created})
 	}
-	indexPath = filepath.Join(dir, "index.html")
+	indexPath := filepath.Join(dir, "index.html")
 	idx := indexPage{Title: meta.Title, Created: created, Source: meta.Source, Notes: meta.Notes, Entries: entries}
 	if err := execute(indexPath, indexTmpl, idx); err != nil {
 		return "", err
 	}
 	return indexPath, nil
+}
+
+// assetNames lists the embedded assets as written, "assets/NAME".
+func assetNames() []string {
+	var out []string
+	fs.WalkDir(assets, "assets", func(p string, d fs.DirEntry, err error) error { //nolint:errcheck // embedded
+		if err == nil && !d.IsDir() {
+			out = append(out, "assets/"+path.Base(p))
+		}
+		return nil
+	})
+	return out
 }
 
 // writeAssets copies the embedded ECharts files into dir.

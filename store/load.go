@@ -208,10 +208,10 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		return nil, fmt.Errorf("read metric: %w", err)
 	}
 
-	if err := l.readNodes(ctx); err != nil {
+	if l.calls, err = readCallRange(ctx, r, d, id); err != nil {
 		return nil, err
 	}
-	if l.calls, err = readCallRange(ctx, r, d, id); err != nil {
+	if err := l.readNodes(ctx); err != nil {
 		return nil, err
 	}
 	if err := l.readValues(ctx); err != nil {
@@ -293,6 +293,13 @@ func (l *loader) readNodes(ctx context.Context) error {
 	rows, names, err := readCallpaths(ctx, l.r, l.d, l.id)
 	if err != nil {
 		return err
+	}
+	// The trial's timer_call_data ids bound the cells that hold values:
+	// refuse a trial too sparse to hold densely before adding its nodes
+	// (a database written by another tool may pair thousands of threads
+	// with thousands of timers that each measured one).
+	if err := drg.CheckDensity("call-graph nodes", len(rows), len(l.threads), max(l.calls.Last-l.calls.First+1, 0)); err != nil {
+		return fmt.Errorf("trial %d: %w", l.id, err)
 	}
 	l.b.Reserve(len(rows))
 	flat := map[int64]bool{}

@@ -13,10 +13,10 @@ import (
 const mask = "xxxxx"
 
 var (
-	// keywordPassword finds password=VALUE and sslpassword=VALUE in a libpq
-	// keyword/value string, with the value quoted ('a b', with \' escapes) or
-	// not (up to the next blank).
-	keywordPassword = regexp.MustCompile(`(?i)((?:^|[\s'"` + "`" + `(,;])(?:ssl)?password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S*)`)
+	// keywordPassword finds "password=" and "sslpassword=" (blanks allowed
+	// around "=") in a libpq keyword/value string or a text quoting one;
+	// the value that follows is read by libpqValue.
+	keywordPassword = regexp.MustCompile(`(?i)(?:^|[\s'"` + "`" + `(,;])(?:ssl)?password\s*=\s*`)
 	// urlScheme matches a URL's scheme and "://" at the start of a string.
 	urlScheme = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
 	// embeddedURL finds a URL quoted inside a longer text.
@@ -39,13 +39,53 @@ func Redact(s string) string {
 		return redactURL(s)
 	}
 	s = embeddedURL.ReplaceAllStringFunc(s, redactURL)
-	return keywordPassword.ReplaceAllStringFunc(s, func(m string) string {
-		sub := keywordPassword.FindStringSubmatch(m)
-		if rest, ok := strings.CutPrefix(sub[2], mask); ok && strings.Trim(rest, "`'\":;,.)") == "" {
-			return m // masked already, by a first pass: keep the quoting that follows
+	var b strings.Builder
+	for {
+		loc := keywordPassword.FindStringIndex(s)
+		if loc == nil {
+			b.WriteString(s)
+			return b.String()
 		}
-		return sub[1] + mask
-	})
+		raw, _ := libpqValue(s[loc[1]:])
+		b.WriteString(s[:loc[1]])
+		if rest, ok := strings.CutPrefix(raw, mask); ok && strings.Trim(rest, "`'\":;,.)") == "" {
+			b.WriteString(raw) // masked already, by a first pass: keep the quoting that follows
+		} else {
+			b.WriteString(mask)
+		}
+		s = s[loc[1]+len(raw):]
+	}
+}
+
+// libpqValue reads a value at the start of s as libpq's conninfo parser
+// does: a value in single quotes runs to the next quote not escaped by a
+// backslash ('it\'s a \\ b'); an unquoted one runs to the next blank that
+// is not escaped by a backslash (Secret\ PartTwo is one value); in both, a
+// backslash makes the next character literal. It returns the value as
+// written (raw, with its quotes) and as libpq decodes it.
+func libpqValue(s string) (raw, decoded string) {
+	var d strings.Builder
+	quoted := strings.HasPrefix(s, "'")
+	i := 0
+	if quoted {
+		i = 1
+	}
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			d.WriteByte(s[i+1])
+			i += 2
+			continue
+		case quoted && c == '\'':
+			return s[:i+1], d.String()
+		case !quoted && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'):
+			return s[:i], d.String()
+		}
+		d.WriteByte(c)
+		i++
+	}
+	return s, d.String()
 }
 
 // redactURL masks the passwords of a URL (postgres://, or any scheme://):
@@ -125,14 +165,11 @@ func passwordsIn(conn string) []string {
 			}
 		}
 	} else {
-		for _, m := range keywordPassword.FindAllStringSubmatch(conn, -1) {
-			v := m[2]
-			add(v)
-			if strings.HasPrefix(v, "'") {
-				v = strings.TrimSuffix(strings.TrimPrefix(v, "'"), "'")
-				add(v)
-				add(strings.NewReplacer(`\'`, `'`, `\\`, `\`).Replace(v))
-			}
+		for _, loc := range keywordPassword.FindAllStringIndex(conn, -1) {
+			raw, decoded := libpqValue(conn[loc[1]:])
+			add(raw)
+			add(strings.TrimSuffix(strings.TrimPrefix(raw, "'"), "'"))
+			add(decoded)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })

@@ -99,6 +99,7 @@ type savePlan struct {
 	snapMain    [][]float64      // [snapshot][metric] largest inclusive value
 	nCallData   int              // timer_call_data rows
 	keepRange   bool             // the database has trial_call_data_range
+	keepLong    bool             // the database has trial_long_name
 	app, exp    string           // SaveOptions.Application, .Experiment: the load views
 	bigCalls    []bigCall        // timer_call_data rows with counts beyond an INT
 	bigCounters []bigCounter     // counter_value rows with counts beyond an INT
@@ -147,6 +148,9 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if err := t.CheckValues(); err != nil {
 		return nil, err
 	}
 
@@ -433,6 +437,7 @@ func (p *savePlan) tables() []tableRows {
 		p.valueRows(),
 		p.bigCallRows(),
 		p.rangeRows(),
+		p.longNameRows(),
 		p.counterRows(),
 		p.counterValueRows(),
 		p.bigCounterRows(),
@@ -752,6 +757,24 @@ func (p *savePlan) rangeRows() tableRows {
 	first := p.ids[serialCallData]
 	return tableRows{callRangeTable, cols, n, gen(n, len(cols), func(_ int, r []any) {
 		r[0], r[1], r[2] = p.trialID(), first, first+int64(p.nCallData)-1
+	})}
+}
+
+// longNameRows maps the trial's shortened names back to the full ones
+// (drg.Trial.LongNames), in the order of the short names. None when the
+// database lacks the table (created by an earlier version: "db init" adds
+// it); the trial then keeps only the short names.
+func (p *savePlan) longNameRows() tableRows {
+	cols := []string{"trial", "short_name", "full_name"}
+	var short []string
+	if p.keepLong {
+		for s := range p.t.LongNames {
+			short = append(short, s)
+		}
+		sort.Strings(short)
+	}
+	return tableRows{longNameTable, cols, len(short), gen(len(short), len(cols), func(i int, r []any) {
+		r[0], r[1], r[2] = p.trialID(), short[i], p.t.LongNames[short[i]]
 	})}
 }
 

@@ -43,9 +43,12 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 	r := pgxRunner{tx}
 	keepRange, err := hasTable(ctx, r, Postgres, callRangeTable)
-	var keepBig bool
+	var keepBig, keepLong bool
 	if err == nil {
 		keepBig, err = hasTable(ctx, r, Postgres, bigCallTable)
+	}
+	if err == nil {
+		keepLong, err = hasTable(ctx, r, Postgres, longNameTable)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
@@ -57,7 +60,7 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	for i, pt := range trials {
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
-			p.keepRange = keepRange
+			p.keepRange, p.keepLong = keepRange, keepLong
 			err = p.checkBigTables(keepBig)
 		}
 		if err == nil && p != nil {

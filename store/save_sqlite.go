@@ -27,9 +27,12 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	r := sqlRunner{tx}
 	keepRange, err := hasTable(ctx, r, SQLite, callRangeTable)
-	var keepBig bool
+	var keepBig, keepLong bool
 	if err == nil {
 		keepBig, err = hasTable(ctx, r, SQLite, bigCallTable)
+	}
+	if err == nil {
+		keepLong, err = hasTable(ctx, r, SQLite, longNameTable)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(err))
@@ -38,7 +41,7 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 	for i, pt := range trials {
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
-			p.keepRange = keepRange
+			p.keepRange, p.keepLong = keepRange, keepLong
 			err = p.checkBigTables(keepBig)
 		}
 		if err == nil && p != nil {

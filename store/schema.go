@@ -88,7 +88,12 @@ var ownTables = []string{
 	"trial_call_data_range",
 	"timer_call_data_count",
 	"counter_value_count",
+	longNameTable,
 }
+
+// longNameTable holds the full text of names shortened for TAUdb
+// (schema/ours_*.sql).
+const longNameTable = "trial_long_name"
 
 // perfDMFMarkers are tables that exist in a PerfDMF-era database (schema
 // version 0, before 2012) and not in TAUdb: TAUdb removed the application /

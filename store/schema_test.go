@@ -47,6 +47,7 @@ var ourColumns = map[string][]string{
 	"trial_call_data_range":       {"trial", "first_id", "last_id"},
 	"timer_call_data_count":       {"timer_call_data", "calls", "subroutines"},
 	"counter_value_count":         {"counter", "thread", "sample_count"},
+	"trial_long_name":             {"trial", "short_name", "full_name"},
 }
 
 var eventValueColumns = []string{"interval_event", "node", "context", "thread", "metric", "inclusive_percentage",

@@ -6,12 +6,15 @@ import (
 	"context"
 	be "encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/internal/hostile"
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
@@ -105,6 +108,9 @@ func badInputs(t *testing.T) []badInput {
 		{name: "overflow to Inf", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 1e999")},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl): "1e999" is out of the range of a double`},
+		{name: "value near the largest double", files: map[string]string{"p/profile.0.0.0": edit("1 1 10 30", "1 1 10 1.7e308")},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:3: timer "main": number 4 (incl): "1.7e308" is beyond the range of values accepted (±1e+100)`},
 		{name: "negative call count", files: map[string]string{"p/profile.0.0.0": edit("2 0 20 20", "-2 0 20 20")},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": negative call count`},
@@ -125,10 +131,13 @@ func badInputs(t *testing.T) []badInput {
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "work": group is not UTF-8: byte 5 is 0xc0`},
 		{name: "name of 1 MB", files: map[string]string{"p/profile.0.0.0": edit(`"work"`, `"`+long+`"`)},
 			args: []string{"load", "DIR/p"}, code: 1,
-			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "` + long[:120] + `...": timer name of 1048576 bytes is longer than the 2048 bytes a TAUdb name may have`},
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:4: timer "` + long[:40] + `...": timer name of 1048576 bytes is longer than the 65536 bytes a name may have`},
 		{name: "binary garbage named like a profile", files: map[string]string{"p/profile.0.0.0": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:1: binary data, not a TAU profile (byte 1 is 0x89)`},
+		{name: "escape sequences and a long line", files: map[string]string{"p/profile.0.0.0": edit("# Name Calls Subrs Excl Incl ProfileCalls", "\x1b]0;pwned\x07"+strings.Repeat("A", 200))},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:2: want the column header "# Name Calls Subrs Excl Incl ...", got "\x1b]0;pwned\a` + strings.Repeat("A", 30) + `..."`},
 		{name: "empty file", files: map[string]string{"p/profile.0.0.0": ""},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0:0: empty file`},
@@ -173,8 +182,50 @@ func badInputs(t *testing.T) []badInput {
 			stderr: exprLargeMessage},
 		{name: "expression with an unknown metric", args: []string{"ratio", "--trial", "kept", "--name", "R", "--expr", "TIME / PAPI_NOPE"}, code: 1,
 			stderr: "taudb-analyze: ratio R: unknown metric \"PAPI_NOPE\"; the metrics are \"TIME\", and the pseudo-metrics CALLS, SUBROUTINES (1:8)\n | TIME / PAPI_NOPE\n | .......^"},
+		{name: "where with four nested loops over 1..1000", args: []string{"speedup", "--where", "let r = 1..1000; all(r, {all(r, {all(r, {all(r, {# > 0})})})})"}, code: 1,
+			stderr: `taudb-analyze: --where on trial 1 "kept": more than 1000000 steps (predicate evaluations of all, any, map, filter, ...) for one trial: simplify the expression`},
+		{name: "where building ranges in every loop", args: []string{"speedup", "--where", "all(1..1000, {all(1..1000, {all(1..1000, {all(1..1000, {# > 0})})})})"}, code: 1,
+			stderr: `taudb-analyze: --where on trial 1 "kept": builds more than a million items (ranges, arrays, maps) for one trial: simplify the expression`},
 		{name: "no such trial", args: []string{"regions", "--trial", "nosuch"}, code: 1,
 			stderr: `taudb-analyze: no such trial: no trial has the id or name "nosuch" (list them with "taudb-analyze trials")`},
+		{name: "FIFO named like a profile", setup: func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "p", "profile.0.0.0")) },
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0: a named pipe (FIFO), not a regular file: not read`},
+		{name: "FIFO named as the trial", setup: func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "x.ppk")) },
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: a named pipe (FIFO), not a regular file: not read`},
+		{name: "profile linked to /dev/zero", setup: func(t *testing.T, dir string) {
+			mkdir(t, filepath.Join(dir, "p"))
+			symlink(t, "/dev/zero", filepath.Join(dir, "p", "profile.0.0.0"))
+		}, args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/p: not read`},
+		{name: "profile linked to a secret outside the folder", files: map[string]string{"p/profile.0.0.0": goodProfile, "secret": "root:*:20228:0:99999:7:::\n"},
+			setup: func(t *testing.T, dir string) { symlink(t, "../secret", filepath.Join(dir, "p", "profile.1.0.0")) },
+			args:  []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/profile.1.0.0: a symbolic link to "../secret", outside the trial folder DIR/p: not read`},
+		{name: "device as the XML file", setup: func(t *testing.T, dir string) {
+			mkdir(t, filepath.Join(dir, "s"))
+			symlink(t, "/dev/zero", filepath.Join(dir, "s", "snapshot.0.0.0"))
+		}, args: []string{"load", "-f", "snapshot", "DIR/s"}, code: 1,
+			stderr: `taudb-analyze: load DIR/s: DIR/s/snapshot.0.0.0: a symbolic link to "/dev/zero", outside the trial folder DIR/s: not read`},
+		{name: "ppk bomb of 1.5 GiB", files: map[string]string{"x.ppk": string(hostile.GzipBomb(ppkV2Head, 0, 1536, nil))},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1073741824: decompressed payload larger than 1073741824 bytes (the limit; its gzip trailer states 1610612750)`},
+		{name: "ppk bomb with a forged trailer", files: map[string]string{"x.ppk": string(hostile.GzipBomb(ppkV2Head, 0, 64, &forgedSize))},
+			args: []string{"load", "DIR/x.ppk"}, code: 1,
+			stderr: `taudb-analyze: load DIR/x.ppk: DIR/x.ppk: offset 1000: decompressed payload larger than 1000 bytes (the size its gzip trailer states)`},
+		{name: "XML nested a million deep", files: map[string]string{"deep.xml.gz": gz("<profile_xml>\n" + strings.Repeat("<a>", 1_000_000))},
+			args: []string{"load", "DIR/deep.xml.gz"}, code: 1,
+			stderr: `taudb-analyze: load DIR/deep.xml.gz: DIR/deep.xml.gz:2: elements nested more than 256 deep`},
+		{name: "XML text bomb", files: map[string]string{"t.xml.gz": string(hostile.GzipBomb([]byte("<profile_xml>\n<a>"), 'x', 1024, nil))},
+			args: []string{"load", "DIR/t.xml.gz"}, code: 1,
+			stderr: `taudb-analyze: load DIR/t.xml.gz: DIR/t.xml.gz:2: reading: a tag or a run of text longer than the limit of 33554432 bytes`},
+		{name: "8000 ranks with a timer each", setup: sparseRanks,
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p: 263 call-graph nodes × 8000 threads make 2104000 cells, but only about 15969 of them hold values (1 in 131): a trial is stored with every cell, and one sparser than 1 in 64 beyond 2097152 cells is refused (trial too sparse to store densely)`},
+		{name: "metric folder and its backup copy", files: map[string]string{"p/MULTI__TIME/profile.0.0.0": goodProfile, "p/MULTI__TIME.bak/profile.0.0.0": goodProfile},
+			args: []string{"load", "DIR/p"}, code: 1,
+			stderr: `taudb-analyze: load DIR/p: DIR/p/MULTI__TIME and DIR/p/MULTI__TIME.bak: both hold the metric "TIME": remove or rename one`},
 		{name: "trial name not UTF-8", files: map[string]string{"p/profile.0.0.0": goodProfile},
 			args: []string{"load", "-n", "a\xffb", "DIR/p"}, code: 2,
 			stderr: `taudb-analyze: -n: trial name is not UTF-8: byte 2 is 0xff`},
@@ -189,6 +240,47 @@ var (
 	exprLargeMessage   = "taudb-analyze: ratio R: expression has more than 256 nodes (names, numbers, operators and calls) (1:645)\n | " +
 		strings.Repeat("TIME+", 200) + "1\n | " + strings.Repeat(".", 644) + "^"
 )
+
+// sparseRanks writes the profiles of 8,000 ranks, each with "main" and a
+// timer of its own: 16,000 values that a dense trial would hold in 64
+// million cells.
+func sparseRanks(t *testing.T, dir string) {
+	p := filepath.Join(dir, "p")
+	mkdir(t, p)
+	for r := 0; r < 8000; r++ {
+		prof := fmt.Sprintf("2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n"+
+			"\"main\" 1 1 1 2 0 GROUP=\"TAU_DEFAULT\"\n\"own %d\" 1 0 1 1 0 GROUP=\"TAU_USER\"\n0 aggregates\n", r)
+		if err := os.WriteFile(filepath.Join(p, fmt.Sprintf("profile.%d.0.0", r)), []byte(prof), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// ppkV2Head starts a version-2 packed profile: the magic, version 2 and
+// compatible version 2, so that a bomb passes the header checks.
+var ppkV2Head = []byte{0, 'P', 0, 'P', 0, 'K', 0, 0, 0, 2, 0, 0, 0, 2}
+
+// forgedSize is the decompressed size a forged gzip trailer states.
+var forgedSize uint32 = 1000
+
+// gz returns s compressed with gzip.
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s)) //nolint:errcheck // bytes.Buffer
+	w.Close()          //nolint:errcheck // bytes.Buffer
+	return b.String()
+}
+
+// mkfifo makes a named pipe at path, and its folder; it skips the test
+// where there are none.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(path))
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+}
 
 func mkdir(t *testing.T, dir string) {
 	t.Helper()
@@ -316,13 +408,13 @@ func clipTo(s string, n int) string {
 // TestDBCheck runs "db check" on a consistent database (exit 0, says so)
 // and on one with an orphan analysis_result row (exit 1, the problem on
 // stdout, the count on stderr), in every output format. A fresh database
-// has 36 references: the 35 foreign keys of TAUdb's and our schema plus
+// has 37 references: the 36 foreign keys of TAUdb's and our schema plus
 // analysis_result(analysis_settings), which TAUdb leaves undeclared.
 func TestDBCheck(t *testing.T) {
 	databases(t, func(t *testing.T, url string) {
 		ok(t, nil, "--db", url, "db", "init")
 		r := ok(t, nil, "--db", url, "db", "check")
-		if !strings.HasSuffix(r.stdout, ": consistent (39 references checked)\n") {
+		if !strings.HasSuffix(r.stdout, ": consistent (40 references checked)\n") {
 			t.Errorf("db check of a fresh database: %q", r.stdout)
 		}
 		db, err := store.Open(context.Background(), url)
@@ -343,7 +435,7 @@ func TestDBCheck(t *testing.T) {
 			References int
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || doc.OK ||
-			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 39 { // 36 of TAUdb and ours, 3 of the count tables
+			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 40 { // 36 of TAUdb and ours, 3 of the count tables, 1 of the long names
 			t.Errorf("db check --format json with an orphan: exit %d, stdout %q (%v)", r.code, r.stdout, err)
 		}
 	})

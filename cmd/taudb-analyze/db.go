@@ -150,7 +150,7 @@ func (a *app) addOwnTables(ctx context.Context, db *store.DB) error {
 // info prints a progress message on stderr, unless --quiet.
 func (a *app) info(format string, args ...any) {
 	if !a.quiet {
-		fmt.Fprintf(a.errOut, format+"\n", args...)
+		fmt.Fprintln(a.errOut, escapeText(fmt.Sprintf(format, args...), "\n"))
 	}
 }
 
@@ -158,7 +158,7 @@ func (a *app) info(format string, args ...any) {
 // --verbose only.
 func (a *app) detail(format string, args ...any) {
 	if a.verbose && !a.quiet {
-		fmt.Fprintf(a.errOut, "· "+format+"\n", args...)
+		fmt.Fprintln(a.errOut, "· "+escapeText(fmt.Sprintf(format, args...), "\n"))
 	}
 }
 

@@ -105,7 +105,7 @@ func (a *app) printDescription(d drg.Description) error {
 		}
 	}
 	for _, warn := range d.Warnings {
-		fmt.Fprintf(a.errOut, "warning: %s\n", warn)
+		fmt.Fprintf(a.errOut, "warning: %s\n", escapeText(warn, ""))
 	}
 	return nil
 }

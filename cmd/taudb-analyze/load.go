@@ -32,7 +32,7 @@ type loaded struct {
 
 func (a *app) loadCmd() *cobra.Command {
 	var name, application, experiment, format string
-	var allowDuplicate, reuse bool
+	var allowDuplicate, reuse, spawn bool
 	cmd := &cobra.Command{
 		Use:   "load -n NAME [-a APP] [-x EXP] [-f FORMAT] PATH...",
 		Short: "Load TAU trials into the database, as TAU's taudb_loadtrial",
@@ -90,6 +90,9 @@ JSON array describing them). An embedded database without schema gets one.`,
 			if reuse && allowDuplicate {
 				return usagef("--reuse and --allow-duplicate exclude each other")
 			}
+			if spawn {
+				args, names = withSpawned(args, names)
+			}
 			db, err := a.openDB(ctx, true)
 			if err != nil {
 				return err
@@ -136,6 +139,7 @@ JSON array describing them). An embedded database without schema gets one.`,
 	f.StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
 	f.BoolVar(&allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
 	f.BoolVar(&reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
+	f.BoolVar(&spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
 	return cmd
 }
 

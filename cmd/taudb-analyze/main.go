@@ -28,16 +28,21 @@ func run(args []string) int { return runWith(args, os.Stdout, os.Stderr) }
 // runWith executes the command line with the given writers (tests run it
 // in-process) and returns the exit code: 0, 1 for an error in the work, 2
 // for an error in the request (a usageError, or a library error whose
-// Usage method says so).
-func runWith(args []string, out, errOut io.Writer) int {
+// Usage method says so). Everything written to out passes through a
+// safeWriter, which escapes control characters.
+func runWith(args []string, stdout, errOut io.Writer) int {
+	out := &safeWriter{w: stdout}
 	app := newApp(out, errOut)
 	cmd := app.root()
 	cmd.SetArgs(args)
 	err := cmd.Execute()
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(errOut, "taudb-analyze: %v\n", err)
+	fmt.Fprintf(errOut, "taudb-analyze: %s\n", escapeText(err.Error(), "\n"))
 	var ue usageError
 	var ur interface{ Usage() bool } // a library's error in the request (analysis.ConstantPError)
 	if errors.As(err, &ue) || (errors.As(err, &ur) && ur.Usage()) {

@@ -48,7 +48,7 @@ func (t *table) writeText(w io.Writer) error {
 			if i > 0 {
 				fmt.Fprint(tw, "\t")
 			}
-			fmt.Fprint(tw, c)
+			fmt.Fprint(tw, escapeText(c, ""))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -57,11 +57,14 @@ func (t *table) writeText(w io.Writer) error {
 
 func (t *table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(t.header); err != nil {
-		return err
-	}
-	if err := cw.WriteAll(t.rows); err != nil {
-		return err
+	for _, r := range append([][]string{t.header}, t.rows...) {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = csvCell(c)
+		}
+		if err := cw.Write(cells); err != nil {
+			return err
+		}
 	}
 	cw.Flush()
 	return cw.Error()

@@ -71,6 +71,7 @@ func (p *progress) done() {
 
 // println prints a line on w above the bar, which is drawn again after it.
 func (p *progress) println(w io.Writer, line string) {
+	line = escapeText(line, "\n")
 	if p == nil {
 		io.WriteString(w, line+"\n")
 		return

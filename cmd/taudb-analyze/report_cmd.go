@@ -27,6 +27,7 @@ var (
 // reportFlags are the report command's flags.
 type reportFlags struct {
 	out      string
+	force    bool
 	results  string
 	trial    string
 	sel      selection
@@ -65,7 +66,8 @@ made now are not stored. The index path is printed at the end.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReport(cmd.Context(), cmd, f) },
 	}
-	cmd.Flags().StringVar(&f.out, "out", "", "the report's folder (created if needed)")
+	cmd.Flags().StringVar(&f.out, "out", "", "the report's folder (created if needed; refused if it holds files this tool did not write)")
+	cmd.Flags().BoolVar(&f.force, "force", false, "write into a --out folder that holds other files, beside them (they are never replaced)")
 	cmd.Flags().StringVar(&f.results, "results", "", "stored results by id, comma-separated")
 	cmd.Flags().StringVar(&f.trial, "trial", "", "one trial (id or name; id:N or name:X to be explicit)")
 	f.sel.register(cmd)
@@ -89,6 +91,9 @@ func (a *app) runReport(ctx context.Context, cmd *cobra.Command, f reportFlags) 
 	case f.trial != "" && selected:
 		return usagef("give --trial or a selection (--trials, --where), not both")
 	}
+	if err := report.CheckDir(f.out, f.force); err != nil {
+		return err // before any work
+	}
 	db, err := a.openRead(ctx)
 	if err != nil {
 		return err
@@ -104,7 +109,7 @@ func (a *app) runReport(ctx context.Context, cmd *cobra.Command, f reportFlags) 
 	if err != nil {
 		return err
 	}
-	idx, err := report.Write(f.out, results, report.Meta{Title: f.title, Created: time.Now(), Source: source})
+	idx, err := report.Write(f.out, results, report.Meta{Title: f.title, Created: time.Now(), Source: source, Force: f.force})
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,10 @@ func (s *selection) register(cmd *cobra.Command) {
 const whereHelp = `--where EXPR selects trials by an expression (expr-lang syntax) over their
 fields: id, name, application, experiment, threads (total_threads), metrics
 (list of names), and meta, the trial metadata as strings (meta["CPU Cores"]);
-num(s) reads a number from a metadata string ("150 W" gives 150). Example:
+num(s) reads a number from a metadata string ("150 W" gives 150). An
+expression is at most 4096 bytes; on each trial it may evaluate predicates
+(all, any, map, filter, ...) a million times and build a million items.
+Example:
   --where 'application == "matmult" && threads >= 4 && "TIME" in metrics'`
 
 // trialEnv is what a --where expression sees of one trial.
@@ -93,7 +96,7 @@ func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minim
 		}
 	}
 	if s.where != "" {
-		prog, err := expr.Compile(s.where, expr.Env(trialEnv{}), expr.AsBool(), expr.Function("num", func(args ...any) (any, error) {
+		prog, err := compileWhere(s.where, expr.Env(trialEnv{}), expr.AsBool(), expr.Function("num", func(args ...any) (any, error) {
 			str, _ := args[0].(string)
 			return trialEnv{}.Num(str), nil
 		}, new(func(string) float64)))
@@ -112,7 +115,7 @@ func (a *app) selectTrials(ctx context.Context, db *store.DB, s selection, minim
 			}
 			env := trialEnv{ID: ti.ID, Name: ti.Name, Application: ti.Application, Experiment: ti.Experiment,
 				Threads: ti.Threads, Metrics: ti.Metrics, Meta: meta}
-			out, err := expr.Run(prog, env)
+			out, err := prog.run(env)
 			if err != nil {
 				return nil, fmt.Errorf("--where on trial %d %q: %w", ti.ID, ti.Name, err)
 			}

@@ -118,6 +118,11 @@ func (a *app) studyCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if s.Report.Out != "" {
+				if err := report.CheckDir(s.Report.Out, false); err != nil {
+					return err // before any work
+				}
+			}
 			run, err := a.execStudy(ctx, s, url)
 			if err != nil {
 				return err

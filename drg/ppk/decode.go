@@ -17,9 +17,11 @@ import (
 )
 
 // MaxPayload is the largest decompressed payload Decode accepts, in bytes
-// (4 GiB, or less where int is 32 bits wide). The payload is held in memory
-// while the trial is built; real packed profiles are far smaller.
-const MaxPayload = 4 << 30
+// (1 GiB). The payload is held in memory while the trial is built; real
+// packed profiles are far smaller. A gzip file whose trailer states a
+// larger size is refused before anything is decompressed, and one that
+// inflates to more than its trailer states is refused as soon as it does.
+const MaxPayload = 1 << 30
 
 // payloadLimit is the limit in force: MaxPayload capped to what a slice can
 // hold. Tests lower it.
@@ -65,11 +67,20 @@ func trialName(path string) string {
 }
 
 // readPayload returns the decompressed payload of rd: gzip when it starts
-// with 1f 8b, raw bytes otherwise.
+// with 1f 8b, raw bytes otherwise. It reads at most payloadLimit bytes, and
+// for a gzip file whose size is known at most what its trailer states.
 func readPayload(rd io.Reader, name string) ([]byte, error) {
 	br := bufio.NewReader(rd)
 	var src io.Reader = br
+	limit, why, over := payloadLimit, "the limit", false
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		if stated, ok := gzipStated(rd); ok {
+			if over = stated > payloadLimit; over {
+				why = fmt.Sprintf("the limit; its gzip trailer states %d", stated)
+			} else {
+				limit, why = stated, "the size its gzip trailer states"
+			}
+		}
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
@@ -77,32 +88,85 @@ func readPayload(rd io.Reader, name string) ([]byte, error) {
 			}
 			return nil, &Error{Path: name, Err: fmt.Errorf("gzip header: %w", err)}
 		}
+		// One member, as Java's GZIPOutputStream writes: the trailer read
+		// above is that member's.
+		zr.Multistream(false)
 		src = zr
 	}
 	// Look at the magic before allocating for the whole payload, so that a
 	// large file of another kind costs nothing.
-	var first [6]byte
+	// The magic, the version and the compatible version: a file that is
+	// not a packed profile this reader reads is refused on them.
+	var first [14]byte
 	n, err := io.ReadFull(src, first[:])
-	if err != nil || !bytes.Equal(first[:], magic) {
+	if err != nil || !bytes.Equal(first[:6], magic) || !readable(first[:]) {
 		if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
 			return first[:n], nil // parse says what is wrong with it
 		}
 		return nil, readError(name, n, err)
 	}
+	if over {
+		return nil, skimOver(src, name, int64(len(first)), limit, why)
+	}
+	return readRest(src, first[:], name, limit, why, sizeHint(rd))
+}
+
+// readable reports whether the version fields of a payload's first 14
+// bytes are ones this reader takes: version at least 1, compatible version
+// at most 2 (parse gives the error for the others).
+func readable(head []byte) bool {
+	version := int32(binary.BigEndian.Uint32(head[6:]))
+	compatible := int32(binary.BigEndian.Uint32(head[10:]))
+	return version >= 1 && compatible <= 2
+}
+
+// skimOver inflates the rest of a payload, of which done bytes are read,
+// without keeping it. The error is that of a stream cut short or corrupt
+// when it is one (the trailer of a cut file is garbage), else that of a
+// payload over limit (why says where the limit comes from), given as soon
+// as the limit is passed.
+func skimOver(src io.Reader, name string, done, limit int64, why string) error {
+	n, err := io.Copy(io.Discard, io.LimitReader(src, limit-done+1))
+	n += done
+	if err != nil {
+		return readError(name, int(n), err)
+	}
+	if n > limit {
+		return &Error{Path: name, Offset: limit, Err: fmt.Errorf("decompressed payload larger than %d bytes (%s)", limit, why)}
+	}
+	// The stream ended below the limit: its trailer is wrong, which the
+	// gzip reader reports at the end.
+	_, err = src.Read(make([]byte, 1))
+	if err == nil || err == io.EOF {
+		err = errors.New("gzip trailer does not match the data")
+	}
+	return readError(name, int(n), err)
+}
+
+// readRest reads the rest of the payload after its first bytes, failing at
+// once when it grows past limit (why says where the limit comes from).
+func readRest(src io.Reader, first []byte, name string, limit int64, why string, hint int) ([]byte, error) {
 	// One byte more than the expected size, so that the read that meets
 	// the end of the data does not have to grow the buffer.
-	buf := make([]byte, 0, max(sizeHint(rd), 16<<10-1)+1)
-	buf = append(buf, first[:]...)
+	buf := make([]byte, 0, min(max(hint, 16<<10-1), int(limit))+1)
+	buf = append(buf, first...)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		room := min(int64(cap(buf)-len(buf)), payloadLimit+1-int64(len(buf)))
+		room := min(int64(cap(buf)-len(buf)), limit+1-int64(len(buf)))
 		n, err := src.Read(buf[len(buf) : len(buf)+int(room)])
 		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > payloadLimit {
-			return nil, &Error{Path: name, Offset: payloadLimit,
-				Err: fmt.Errorf("decompressed payload larger than %d bytes", payloadLimit)}
+		if int64(len(buf)) > limit {
+			if limit < payloadLimit {
+				// Past what the trailer states: a cut file (whose trailer
+				// is garbage) says so further on.
+				if err := skimOver(src, name, int64(len(buf)), payloadLimit, why); errors.Is(err, ErrTruncated) {
+					return nil, err
+				}
+			}
+			return nil, &Error{Path: name, Offset: limit,
+				Err: fmt.Errorf("decompressed payload larger than %d bytes (%s)", limit, why)}
 		}
 		if err == io.EOF {
 			return buf, nil
@@ -111,6 +175,40 @@ func readPayload(rd io.Reader, name string) ([]byte, error) {
 			return nil, readError(name, len(buf), err)
 		}
 	}
+}
+
+// gzipStated returns the decompressed size that the gzip trailer of rd
+// states, when rd is a file or a reader of known size (ISIZE is the size
+// modulo 2³², exact below MaxPayload).
+func gzipStated(rd io.Reader) (int64, bool) {
+	ra, ok := rd.(io.ReaderAt)
+	if !ok {
+		return 0, false
+	}
+	size := readerSize(rd)
+	if size < 18 {
+		return 0, false
+	}
+	var tail [4]byte
+	if _, err := ra.ReadAt(tail[:], size-4); err != nil {
+		return 0, false
+	}
+	return int64(binary.LittleEndian.Uint32(tail[:])), true
+}
+
+// readerSize returns the size of a *bytes.Reader or a regular file, or -1.
+func readerSize(rd io.Reader) int64 {
+	switch s := rd.(type) {
+	case interface{ Size() int64 }:
+		return s.Size()
+	case interface{ Stat() (os.FileInfo, error) }:
+		fi, err := s.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		return fi.Size()
+	}
+	return -1
 }
 
 // readError reports a failure to read or decompress the input after n
@@ -130,36 +228,22 @@ func readError(name string, n int, err error) error {
 // allocate much.
 func sizeHint(rd io.Reader) int {
 	ra, ok := rd.(io.ReaderAt)
-	if !ok {
+	size := readerSize(rd)
+	if !ok || size < 0 {
 		return 0
 	}
-	var size int64
-	switch s := rd.(type) {
-	case interface{ Size() int64 }:
-		size = s.Size()
-	case interface{ Stat() (os.FileInfo, error) }:
-		fi, err := s.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			return 0
-		}
-		size = fi.Size()
-	default:
-		return 0
-	}
-	var head, tail [4]byte
-	if _, err := ra.ReadAt(head[:2], 0); err != nil {
+	var head [2]byte
+	if _, err := ra.ReadAt(head[:], 0); err != nil {
 		return 0
 	}
 	if head[0] != 0x1f || head[1] != 0x8b {
 		return int(min(size, payloadLimit))
 	}
-	if size < 18 {
+	stated, ok := gzipStated(rd)
+	if !ok {
 		return 0
 	}
-	if _, err := ra.ReadAt(tail[:], size-4); err != nil {
-		return 0
-	}
-	return int(min(int64(binary.LittleEndian.Uint32(tail[:])), size*1032, payloadLimit))
+	return int(min(stated, size*1032, payloadLimit))
 }
 
 // decoder reads big-endian DataOutputStream fields from an in-memory
@@ -534,6 +618,9 @@ func (p *payload) threadSection(d *decoder) error {
 			if f < 0 || int(f) >= len(p.functions) {
 				return d.fail(d.off, "function id %d out of range (%d functions)", f, len(p.functions))
 			}
+			if err := d.checkDoubles(d.off+4, int(fpSize-4)/8); err != nil {
+				return err
+			}
 			d.off += int(fpSize)
 		}
 
@@ -549,9 +636,24 @@ func (p *payload) threadSection(d *decoder) error {
 			if s := int32(binary.BigEndian.Uint32(d.buf[d.off+4:])); s < 0 {
 				return d.fail(d.off+4, "negative sample count %d", s)
 			}
+			if err := d.checkDoubles(d.off+8, 4); err != nil {
+				return err
+			}
 			d.off += uepSize
 		}
 		p.threads = append(p.threads, rec)
+	}
+	return nil
+}
+
+// checkDoubles checks the n doubles at offset off (in bounds) with
+// drg.CheckValue.
+func (d *decoder) checkDoubles(off, n int) error {
+	for i := range n {
+		o := off + 8*i
+		if err := drg.CheckValue(math.Float64frombits(binary.BigEndian.Uint64(d.buf[o:]))); err != nil {
+			return d.fail(o, "value %w", err)
+		}
 	}
 	return nil
 }
@@ -597,6 +699,16 @@ func (p *payload) build(name string) (*drg.Trial, error) {
 		}
 	}
 
+	var fps, ueps int64
+	for _, r := range p.threads {
+		fps, ueps = fps+int64(r.nFP), ueps+int64(r.nUEP)
+	}
+	if err := drg.CheckDensity("functions", len(p.functions), len(ids), fps); err != nil {
+		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
+	if err := drg.CheckDensity("user events", len(p.userEvents), len(ids), ueps); err != nil {
+		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
 	// Nodes before metrics: the builder then allocates each metric's
 	// columns once, at their full size, instead of growing them per node.
 	node := make([]int, len(p.functions))

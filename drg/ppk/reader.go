@@ -13,8 +13,9 @@
 // metric, group, function and user-event tables and each thread's function
 // and user-event profiles, which feed a drg.Builder.
 //
-// The decompressed payload is read into memory (at most MaxPayload bytes)
-// and checked completely before the trial is built: every count against the
+// Only a regular file is read (a FIFO or a device named .ppk is an error).
+// The decompressed payload is read into memory (at most MaxPayload bytes,
+// and at most what the gzip trailer states, checked before inflating) and checked completely before the trial is built: every count against the
 // bytes left, every id against its table. Bad input gives an *Error naming
 // the file and the byte offset in the decompressed payload; the decoder
 // never panics on it.
@@ -33,9 +34,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // Reader reads one packed profile file.
@@ -48,7 +49,7 @@ type Reader struct {
 // name without extension ("2" for ".../2.ppk"), with Source{Format: "ppk",
 // Path: r.Path, DataSource: 0}.
 func (r Reader) Read() (*drg.Trial, error) {
-	f, err := os.Open(r.Path)
+	f, err := safefile.Open(r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("ppk: %w", err)
 	}

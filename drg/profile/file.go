@@ -96,7 +96,7 @@ type checkedNames struct {
 // (which may be nil) saw them at position i, and remembers them there.
 func (c *checkedNames) check(i int, name, groups string) error {
 	if c == nil || i >= len(c.names) || c.names[i] != name {
-		if err := drg.CheckName("timer name", name); err != nil {
+		if err := drg.CheckLongName("timer name", name); err != nil {
 			return err
 		}
 	}
@@ -316,7 +316,7 @@ func parseEvent(l string) (Event, error) {
 	if nums[0] < 0 {
 		return e, fmt.Errorf("user event %q: negative number of events", clip(e.Name))
 	}
-	if err := drg.CheckName("user event name", e.Name); err != nil {
+	if err := drg.CheckLongName("user event name", e.Name); err != nil {
 		return e, fmt.Errorf("user event %q: %v", clip(e.Name), err)
 	}
 	e.Value = drg.CounterValue{NumEvents: nums[0], Max: nums[1], Min: nums[2], Mean: nums[3], SumSquares: nums[4]}
@@ -352,6 +352,9 @@ func parseNumbers(s string, out []float64, names string) error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("number %d (%s) is %s", i+1, strings.Fields(names)[i], s[:j])
 			}
+		}
+		if math.Abs(v) > drg.MaxValue {
+			return fmt.Errorf("number %d (%s): %q is %w (±%g)", i+1, strings.Fields(names)[i], clip(s[:j]), drg.ErrValueRange, drg.MaxValue)
 		}
 		out[i] = v
 		s = s[j:]
@@ -529,11 +532,18 @@ func binaryByte(s string) int {
 	return -1
 }
 
-// clip shortens s for an error message.
+// clip shortens s for an error message to 40 bytes (on a UTF-8 boundary
+// when it is UTF-8): enough to find the line, too little to copy out a file
+// that is not a profile. Messages quote it with %q, which escapes control
+// characters.
 func clip(s string) string {
-	const n = 120
+	const n = 40
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	i := n
+	for i > n-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
 }

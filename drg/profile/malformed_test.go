@@ -184,7 +184,7 @@ func TestMalformed(t *testing.T) {
 		{"binary", "\x00\x01\x02garbage\xff", "profile.0.0.0:1: binary data, not a TAU profile (byte 1 is 0x00)"},
 		{"NUL in a name", strings.Replace(good, `"b"`, "\"b\x00c\"", 1), `profile.0.0.0:4: timer "b\x00c": timer name holds a NUL byte at byte 2`},
 		{"name not UTF-8", strings.Replace(good, `"b"`, "\"b\xe9\"", 1), `profile.0.0.0:4: timer "b\xe9": timer name is not UTF-8: byte 2 is 0xe9`},
-		{"name of 1 MB", strings.Replace(good, `"b"`, `"`+strings.Repeat("b", 1<<20)+`"`, 1), "timer name of 1048576 bytes is longer than the 2048 bytes a TAUdb name may have"},
+		{"name of 1 MB", strings.Replace(good, `"b"`, `"`+strings.Repeat("b", 1<<20)+`"`, 1), "timer name of 1048576 bytes is longer than the 65536 bytes a name may have"},
 		{"event name not UTF-8", good + "1 userevents\n# eventname numevents max min mean sumsqr\n\"e\xff\" 1 1 1 1 1\n", `profile.0.0.0:8: user event "e\xff": user event name is not UTF-8: byte 2 is 0xff`},
 		{"bad metadata", strings.Replace(good, "ProfileCalls\n", "ProfileCalls # <metadata><attribute><name>x</nam></metadata>\n", 1), "profile.0.0.0:2: metadata:"},
 		{"huge count", "99999999 templated_functions_MULTI_TIME\n", "more than the file can hold"},

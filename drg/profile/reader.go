@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,7 +9,17 @@ import (
 	"unsafe"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
+
+// ErrSameMetric is wrapped by the error of a trial whose metric folders
+// hold one metric twice.
+var ErrSameMetric = errors.New("both hold the metric")
+
+// MaxFileBytes is the largest profile.N.C.T file read, in bytes (1 GiB):
+// one thread's text profile is held in memory while it is parsed, and real
+// ones are kilobytes to a few megabytes.
+const MaxFileBytes = 1 << 30
 
 // Reader reads a TAU profile directory (or a single profile.N.C.T file)
 // into a trial.
@@ -43,8 +54,13 @@ func (r Reader) Read() (*drg.Trial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
+	root := r.Path
+	if len(dirs) == 1 && len(dirs[0].files) == 1 && dirs[0].files[0].path == r.Path {
+		root = "" // a file named on its own: the user chose it
+	}
+	owner := map[string]string{} // metric name -> the folder that gave it
 	for di, d := range dirs {
-		if err := r.readDir(b, d, di == 0); err != nil {
+		if err := r.readDir(b, d, di == 0, root, owner); err != nil {
 			return nil, err
 		}
 	}
@@ -57,7 +73,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
 	for _, s := range Spawned(r.Path) {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one", s))
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)", s))
 	}
 	return t, nil
 }
@@ -84,8 +100,11 @@ type parsed struct {
 }
 
 // readDir parses the files of one metric folder in parallel and merges them
-// into b in order.
-func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
+// into b in order. Files are read only if regular and, when root is not
+// "", only if they are not links leading out of the folder root. owner maps
+// each metric read so far to its folder: two folders holding one metric
+// (MULTI__TIME and a copy MULTI__TIME.bak) are an error, not a sum.
+func (r Reader) readDir(b *drg.Builder, d metricDir, first bool, root string, owner map[string]string) error {
 	workers := r.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -119,7 +138,7 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
 		go func() {
 			var checked checkedNames
 			for j := range jobs {
-				data, err := os.ReadFile(j.f.path)
+				data, err := safefile.ReadFileIn(root, j.f.path, MaxFileBytes)
 				if err != nil {
 					j.out <- parsed{err: err}
 					continue
@@ -136,12 +155,19 @@ func (r Reader) readDir(b *drg.Builder, d metricDir, first bool) error {
 		if p.err != nil {
 			return p.err
 		}
+		if o, ok := owner[p.file.Metric]; ok && o != d.path {
+			return fmt.Errorf("%s and %s: %w %q: remove or rename one", o, d.path, ErrSameMetric, p.file.Metric)
+		}
+		owner[p.file.Metric] = d.path
 		if b.NumNodes() == 0 {
 			// Most trials have about the first file's timers in all: make
 			// room for them at once instead of growing node by node.
 			b.Reserve(len(p.file.Timers))
 		}
 		merge(b, p.file, b.Column(d.files[i].id), first, &nodes)
+		if err := b.Err(); err != nil {
+			return fmt.Errorf("%s: %w", r.Path, err)
+		}
 		i++
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
 	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/drg/snapshot"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // Formats lists the names accepted by Read's format argument.
@@ -105,7 +106,7 @@ func Detect(path string) (string, error) {
 
 // sniff returns the first bytes of a file, decompressed if it is gzip.
 func sniff(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -46,8 +46,11 @@ type cleanReader struct {
 	// delivered counts the bytes returned by Read; end is the count before
 	// the root's end tag.
 	delivered, end int64
-	empty          int // consecutive reads of r that returned nothing
-	runeBuf        [utf8.UTFMax]byte
+	// mark is delivered when the decoder last returned a token: bytes
+	// read past it belong to the token being read, at most maxTokenBytes.
+	mark    int64
+	empty   int // consecutive reads of r that returned nothing
+	runeBuf [utf8.UTFMax]byte
 }
 
 func newCleanReader(r io.Reader) *cleanReader {
@@ -56,6 +59,9 @@ func newCleanReader(r io.Reader) *cleanReader {
 
 // Read implements io.Reader.
 func (c *cleanReader) Read(p []byte) (int, error) {
+	if c.delivered-c.mark > maxTokenBytes {
+		return 0, tokenLimitError()
+	}
 	n, err := c.read(p)
 	c.delivered += int64(n)
 	return n, err

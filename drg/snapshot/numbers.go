@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/drg"
 	"math"
 	"strconv"
 )
@@ -91,6 +92,9 @@ func parseNumber(f []byte) (float64, error) {
 			return 0, fmt.Errorf("number %q out of range", clip(f))
 		}
 		return 0, fmt.Errorf("bad number %q", clip(f))
+	}
+	if math.Abs(v) > drg.MaxValue {
+		return 0, fmt.Errorf("number %q is %w (±%g)", clip(f), drg.ErrValueRange, drg.MaxValue)
 	}
 	return v, nil
 }

@@ -76,6 +76,7 @@ func parseStream(r io.Reader, path string) (*stream, error) {
 	p.dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
 	for {
 		line, _ := p.dec.InputPos()
+		p.clean.mark = p.dec.InputOffset()
 		tok, err := p.dec.Token()
 		if err == io.EOF {
 			break
@@ -151,6 +152,9 @@ func attr(t xml.StartElement, name string) (string, bool) {
 // start handles a start tag at line.
 func (p *parser) start(t xml.StartElement, line int) error {
 	name := t.Name.Local
+	if len(p.stack) > maxDepth {
+		return p.errAt(line, "elements nested more than %d deep", maxDepth)
+	}
 	if len(p.stack) == 0 {
 		p.push(sTop, name, line) // the synthetic root
 		return nil
@@ -409,6 +413,9 @@ func (p *parser) lookup(ts *threadState, which func(*defs) *idMap, id int) (int,
 func (p *parser) chars(data []byte, line int) error {
 	switch p.stack[len(p.stack)-1].st {
 	case sText, sValue, sValueNested:
+		if int64(len(p.text)+len(data)) > maxTokenBytes {
+			return p.errAt(line, "text of <%s> longer than %d bytes", p.stack[len(p.stack)-1].name, maxTokenBytes)
+		}
 		p.text = append(p.text, data...)
 	case sInterval, sDerivedInterval:
 		return p.lines.feed(data, line, p.intervalLine)

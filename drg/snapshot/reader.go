@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // Format is the name of the format in drg.Source.Format.
@@ -45,17 +46,24 @@ func (r Reader) ReadDerived() (*drg.Trial, *Derived, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	files := []string{r.Path}
+	files, root := []string{r.Path}, ""
 	if st.IsDir() {
 		if files, err = listSnapshots(r.Path); err != nil {
 			return nil, nil, err
 		}
+		root = r.Path
 	}
-	streams, err := parseFiles(files)
+	streams, err := parseFiles(files, root)
 	if err != nil {
 		return nil, nil, err
 	}
-	return build(streams, trialName(r.Path, st.IsDir()), source(r.Path))
+	t, d, err := build(streams, trialName(r.Path, st.IsDir()), source(r.Path))
+	if err == nil && st.IsDir() {
+		for _, s := range Spawned(r.Path) {
+			t.Warnings = append(t.Warnings, s+" holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)")
+		}
+	}
+	return t, d, err
 }
 
 // Decode reads one snapshot XML stream (plain or gzip-compressed) from rd
@@ -102,14 +110,19 @@ func decodeStream(rd io.Reader, name string) (*stream, error) {
 			return nil, &Error{Path: name, Err: fmt.Errorf("gzip: %w", err)}
 		}
 		defer zr.Close()
-		in = zr
+		in = safefile.Cap(zr, MaxInflated, "the limit for compressed XML")
 	}
 	return parseStream(in, name)
 }
 
-// parseFile parses the file at path.
-func parseFile(path string) (*stream, error) {
-	f, err := os.Open(path)
+// parseFile parses the file at path, a regular file (not a link out of the
+// folder root unless root is "").
+func parseFile(root, path string) (*stream, error) {
+	open := safefile.Open
+	if root != "" {
+		open = func(p string) (*os.File, error) { return safefile.OpenIn(root, p) }
+	}
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +132,7 @@ func parseFile(path string) (*stream, error) {
 
 // parseFiles parses files in parallel, one per processor, and returns
 // their streams in the order of files (the first error in that order).
-func parseFiles(files []string) ([]*stream, error) {
+func parseFiles(files []string, root string) ([]*stream, error) {
 	streams := make([]*stream, len(files))
 	errs := make([]error, len(files))
 	workers := min(runtime.GOMAXPROCS(0), len(files))
@@ -130,7 +143,7 @@ func parseFiles(files []string) ([]*stream, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				streams[i], errs[i] = parseFile(files[i])
+				streams[i], errs[i] = parseFile(root, files[i])
 			}
 		}()
 	}

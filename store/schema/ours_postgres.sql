@@ -122,3 +122,18 @@ CREATE TABLE IF NOT EXISTS counter_value_count (
     FOREIGN KEY (thread) REFERENCES thread(id)
         ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+/* The full text of a name longer than the 2,048 bytes TAUdb's indexed name
+   columns take (a region or a user event): the trial stores the name
+   shortened by drg.ShortName (its start and a hash of the whole), and this
+   table maps that short name back to the full one. store.SaveTrial writes a
+   row per shortened name (none for most trials). Deleting the trial deletes
+   its rows. */
+CREATE TABLE IF NOT EXISTS trial_long_name (
+    trial               INTEGER          NOT NULL,
+    short_name          TEXT             NOT NULL,
+    full_name           TEXT             NOT NULL,
+    PRIMARY KEY (trial, short_name),
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
