@@ -27,11 +27,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // DataSource is the TAUdb data_source id of a Caliper trial: 999, "Other",
@@ -48,7 +48,7 @@ type Reader struct {
 // name without extension, with Source{Format: "caliper", Path: r.Path,
 // DataSource: 999}.
 func (r Reader) Read() (*drg.Trial, error) {
-	f, err := os.Open(r.Path)
+	f, err := safefile.Open(r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("caliper: %w", err)
 	}

@@ -6,13 +6,13 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // DataSource is TAUdb's data_source id of CUBE data (the TAUdb manual's
@@ -44,7 +44,7 @@ func DetectHead(head []byte) bool {
 // Detect reports whether the file at path is a tar archive holding an
 // anchor.xml, that is a CUBE4 .cubex.
 func Detect(path string) bool {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -68,7 +68,7 @@ func Detect(path string) bool {
 // Source{Format: "cube", DataSource: 8}. CUBE attributes become trial
 // metadata ("CUBE <key>").
 func (r Reader) Read() (*drg.Trial, error) {
-	f, err := os.Open(r.Path)
+	f, err := safefile.Open(r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("cube: %w", err)
 	}

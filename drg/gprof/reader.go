@@ -23,12 +23,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // DataSource is the TAUdb data_source id of gprof output (5, "gprof").
@@ -44,7 +44,7 @@ type Reader struct {
 // name without extension, with Source{Format: "gprof", Path: r.Path,
 // DataSource: 5}.
 func (r Reader) Read() (*drg.Trial, error) {
-	f, err := os.Open(r.Path)
+	f, err := safefile.Open(r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("gprof: %w", err)
 	}

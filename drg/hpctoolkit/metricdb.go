@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // metricDBMagic starts every metric-db file; a 5-byte version and an
@@ -73,7 +73,7 @@ type column struct {
 // thread th. cols maps each metric-db column to its destination; byID
 // maps a context id to its node (rows of ids without a node are skipped).
 func readMetricDB(f dbFile, th int, e *experiment, cols []column, scale []float64) error {
-	fh, err := os.Open(f.path)
+	fh, err := safefile.Open(f.path)
 	if err != nil {
 		return fmt.Errorf("hpctoolkit: %w", err)
 	}

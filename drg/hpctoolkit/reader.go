@@ -9,6 +9,7 @@ import (
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // DataSource is TAUdb's data_source id of HPCToolkit profiles (the TAUdb
@@ -37,7 +38,7 @@ func Detect(path string) bool {
 	} else if filepath.Base(path) == "meta.db" {
 		return isV4(filepath.Dir(path))
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -98,7 +99,7 @@ func (r Reader) readTree() (*cct.Tree, *experiment, string, error) {
 		dir = filepath.Dir(dir)
 	}
 	xmlPath := filepath.Join(dir, "experiment.xml")
-	f, err := os.Open(xmlPath)
+	f, err := safefile.Open(xmlPath)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("hpctoolkit: %w", err)
 	}

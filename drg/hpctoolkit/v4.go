@@ -9,6 +9,7 @@ import (
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // cellsPerProfileByte bounds the value columns of a 2022+ database by its
@@ -30,7 +31,7 @@ func hasMeta(dir string) bool {
 // isV4 reports whether dir holds a 2022+ database: a meta.db that starts
 // with HPCTOOLKITmeta.
 func isV4(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "meta.db"))
+	f, err := safefile.Open(filepath.Join(dir, "meta.db"))
 	if err != nil {
 		return false
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
 )
 
 // dbFile4 is a window of a .db file of a 2022+ database: meta.db is read
@@ -28,7 +30,7 @@ const maxDB4 = 2 << 30
 // bytes are read (the header); otherwise the whole file. The caller closes
 // the returned file.
 func openDB4(path, format string, head int) (*dbFile4, *os.File, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("hpctoolkit: %w", err)
 	}
