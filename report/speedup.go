@@ -41,17 +41,21 @@ func scalabilityCharts(res *analysis.Result) []Chart {
 		return nil
 	}
 	p := nums(t, "p")
-	out := []Chart{{Title: "Measured program time against p",
-		Chart: lineChart("Measured time", withUnit("time", unitOf(t, "time")), p, []lineSeries{{"measured", nums(t, "time"), false, true, nil}}),
-		Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "time")}}
+	series := []lineSeries{{"measured", nums(t, "time"), false, true, nil}}
+	if ideal := idealTimes(t); ideal != nil {
+		series = append(series, lineSeries{"ideal (T_b·p_b/p)", ideal, true, false, nil})
+	}
+	out := []Chart{{Title: "Measured program time against p (log-log, with the ideal line)",
+		Chart: logLogChart("Measured time", withUnit("time", unitOf(t, "time")), p, series),
+		Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "time", "ideal_speedup")}}
 	if m := res.Table("models"); m != nil && hasCols(m, "kind", "model", "c0", "c1", "exp1", "log1") {
 		for i := 0; i < m.NumRows(); i++ {
 			if m.Text("kind", i) != "program" {
 				continue
 			}
 			if fit := modelCurve(m, i, p); fit != nil {
-				out = append(out, Chart{Title: "Fitted model " + m.Text("model", i) + " with the measured points",
-					Chart: lineChart("Program time: model and measurements", withUnit("time", unitOf(t, "time")), p,
+				out = append(out, Chart{Title: "Fitted model " + m.Text("model", i) + " with the measured points (log-log)",
+					Chart: logLogChart("Program time: model and measurements", withUnit("time", unitOf(t, "time")), p,
 						[]lineSeries{{"measured", nums(t, "time"), false, true, nil}, {"model", fit, false, false, nil}}),
 					Table: subTable(m, "The numbers drawn (the model's terms)", []int{i}, "region", "model", "c0", "c1", "exp1", "log1", "c2", "exp2", "log2", "adj_r2", "smape_percent", "predicted")})
 			}
@@ -74,6 +78,54 @@ type lineSeries struct {
 	points bool // points only, no line
 	// x, when set, is the series' own x (otherwise the chart's).
 	x []float64
+}
+
+// idealTimes is the time of perfect strong scaling from the baseline,
+// T_b·p_b/p = T_b/ideal_speedup, per row of a program table; nil when the
+// table has no baseline row (ideal_speedup = 1) or no ideal_speedup.
+func idealTimes(t *analysis.Table) []float64 {
+	if !hasCols(t, "ideal_speedup", "time") {
+		return nil
+	}
+	is, tm := nums(t, "ideal_speedup"), nums(t, "time")
+	b := -1
+	for i, v := range is {
+		if v == 1 {
+			b = i
+			break
+		}
+	}
+	if b < 0 {
+		return nil
+	}
+	out := make([]float64, len(is))
+	for i, v := range is {
+		out[i] = tm[b] / v
+	}
+	return out
+}
+
+// logLogChart draws series against x (p) with both axes logarithmic, where
+// perfect scaling is a straight line; values that are not positive are
+// left out (they have no place on a log axis).
+func logLogChart(title, yName string, x []float64, series []lineSeries) *charts.Line {
+	pos := make([]lineSeries, len(series))
+	for k, s := range series {
+		pos[k] = s
+		pos[k].y = make([]float64, len(s.y))
+		for i, v := range s.y {
+			pos[k].y[i] = v
+			if !(v > 0) || !(x[i] > 0) {
+				pos[k].y[i] = math.NaN()
+			}
+		}
+	}
+	line := lineChartXY(title, "p", yName, x, pos)
+	line.SetGlobalOptions(
+		charts.WithXAxisOpts(opts.XAxis{Type: "log", Name: "p"}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "log", Name: yName}),
+	)
+	return line
 }
 
 // lineChart draws series against x (p) on value axes.

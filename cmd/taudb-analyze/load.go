@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,7 +47,8 @@ ParaProf .ppk file, or TAU XML (tauprofile.xml, .xml.gz, a folder of
 snapshot files); the format is detected unless -f says it.
 
 Each PATH is one trial. With one PATH the trial is named NAME; with several,
-NAME-1, NAME-2, ... in the order given. Without -n a trial keeps the name
+NAME-1, NAME-2, ... in the paths' natural order, numbers compared by value
+(a shell glob's 128.ppk 16.ppk 2.ppk are named -3, -2, -1). Without -n a trial keeps the name
 its reader gives it (the folder or file name). -a and -x file the trials under
 an application and an experiment (trial attributes "Application" and
 "Experiment"). A name that a stored trial already bears is refused, before
@@ -76,6 +79,12 @@ JSON array describing them). An embedded database without schema gets one.`,
 			}
 			if err := drg.CheckName("trial name", name); err != nil {
 				return usagef("-n: %v", err)
+			}
+			if name != "" && len(args) > 1 {
+				// NAME-1, NAME-2, ... follow the paths' natural order, so that
+				// a shell glob's 128.ppk 16.ppk 2.ppk become 2, 16, 128.
+				args = append([]string(nil), args...)
+				slices.SortStableFunc(args, naturalCompare)
 			}
 			names := make([]string, len(args))
 			for i := range args {
@@ -223,4 +232,37 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 		}
 	}
 	return out, nil
+}
+
+// naturalCompare orders paths as a person counts: runs of digits compare
+// by their value ("p2" before "p16"), the rest byte by byte.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of ASCII digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,14 @@ func TestExitCodesByErrorKind(t *testing.T) {
 		if code != c.code || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut.String(), c.code, c.want)
 		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	in := []string{"runs/128.ppk", "runs/16.ppk", "runs/2.ppk", "runs/p8/", "runs/p10/", "runs/p9", "runs/a", "runs/002.ppk"}
+	slices.SortStableFunc(in, naturalCompare)
+	want := []string{"runs/2.ppk", "runs/002.ppk", "runs/16.ppk", "runs/128.ppk", "runs/a", "runs/p8/", "runs/p9", "runs/p10/"}
+	if !slices.Equal(in, want) {
+		t.Errorf("natural order %q, want %q", in, want)
 	}
 }
