@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/result"
 )
 
 // ErrNoResult is wrapped by LoadResult's error when no stored result has the
@@ -30,9 +30,16 @@ const analysisParam = "_analysis"
 // resultKey), by which FindResult finds a result computed the same way.
 const keyParam = "_key"
 
+// shapeParam is the analysis_settings_parameter saying whether the result is
+// of one trial (Result.Trial, "single") or of several (Result.Trials,
+// "multi", even when only one trial was given), so that loading restores
+// the same field. Results stored before it existed are told apart by
+// guessing: one trial and no "trials" parameter means single.
+const shapeParam = "_shape"
+
 // resultKey identifies how a result was computed: the analysis, its trials
-// (names and database ids), metric and every parameter (analysis.Result.Key).
-func resultKey(res *analysis.Result, trials []int64) string {
+// (names and database ids), metric and every parameter (result.Result.Key).
+func resultKey(res *result.Result, trials []int64) string {
 	return fmt.Sprintf("%s ids=%v", res.Key(), trials)
 }
 
@@ -40,7 +47,7 @@ func resultKey(res *analysis.Result, trials []int64) string {
 // from the same trials (same analysis, trials, metric and parameters), and
 // whether there is one, so that a study run again can reuse it instead of
 // storing it twice.
-func (db *DB) FindResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, bool, error) {
+func (db *DB) FindResult(ctx context.Context, res *result.Result, trials []int64) (int64, bool, error) {
 	var id int64
 	err := db.readTx(ctx, func(r runner) error {
 		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil || !ours {
@@ -96,7 +103,7 @@ type ResultInfo struct {
 // The trials are locked against deletion while the result is written (see
 // DeleteTrial): a trial deleted before the lock is taken makes SaveResult
 // fail with an error wrapping ErrNoTrial, having written nothing.
-func (db *DB) SaveResult(ctx context.Context, res *analysis.Result, trials []int64) (int64, error) {
+func (db *DB) SaveResult(ctx context.Context, res *result.Result, trials []int64) (int64, error) {
 	if err := res.Validate(); err != nil {
 		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
 	}
@@ -138,7 +145,11 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 		if err != nil {
 			return fmt.Errorf("insert analysis_settings: %w", err)
 		}
-		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials)}
+		shape := "multi"
+		if res.Trial != "" {
+			shape = "single"
+		}
+		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials), shapeParam: shape}
 		for _, t := range res.Tables {
 			if len(t.Title) > 255 { // analysis_result.description is VARCHAR(255)
 				params[titleParam+t.Name] = t.Title
@@ -166,9 +177,9 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 		}
 		tables := res.Tables
 		if len(res.Findings) > 0 {
-			f := analysis.Table{Name: findingsTable, Title: "Findings"}
+			f := result.Table{Name: findingsTable, Title: "Findings"}
 			f.AddText("finding", res.Findings)
-			tables = append(append([]analysis.Table(nil), tables...), f)
+			tables = append(append([]result.Table(nil), tables...), f)
 		}
 		for ti := range tables {
 			if err := saveTable(ctx, r, id, &tables[ti]); err != nil {
@@ -186,7 +197,7 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 // cellBatch is the number of cells written by one INSERT.
 const cellBatch = 500
 
-func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table) error {
+func saveTable(ctx context.Context, r runner, settings int64, t *result.Table) error {
 	var rid int64
 	title := t.Title
 	if title == "" {
@@ -234,7 +245,7 @@ func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table)
 		for ci := range t.Columns {
 			c := &t.Columns[ci]
 			var num, text any
-			if c.Kind == analysis.Number {
+			if c.Kind == result.Number {
 				if v := c.Num[row]; !math.IsNaN(v) && !math.IsInf(v, 0) {
 					num = v
 				}
@@ -256,8 +267,8 @@ func saveTable(ctx context.Context, r runner, settings int64, t *analysis.Table)
 }
 
 // LoadResult reads a stored result back, without recomputing it.
-func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error) {
-	res := &analysis.Result{Params: map[string]string{}}
+func (db *DB) LoadResult(ctx context.Context, id int64) (*result.Result, error) {
+	res := &result.Result{Params: map[string]string{}}
 	err := db.readTx(ctx, func(r runner) error {
 		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil {
 			return err
@@ -295,7 +306,9 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			delete(res.Params, analysisParam)
 		}
 		savedTrials := keyTrialCount(res.Params[keyParam])
+		shape, hasShape := res.Params[shapeParam]
 		delete(res.Params, keyParam)
+		delete(res.Params, shapeParam)
 		titles := map[string]string{}
 		for k, v := range res.Params {
 			if name, ok := strings.CutPrefix(k, titleParam); ok {
@@ -324,10 +337,11 @@ WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) erro
 		if have := len(res.Trials); have < savedTrials {
 			defer func() { res.Findings = append([]string{incompleteFinding(savedTrials, have)}, res.Findings...) }()
 		}
-		if _, multi := res.Params["trials"]; !multi && len(res.Trials) == 1 && res.Analysis != "compare" {
+		_, multi := res.Params["trials"]
+		if len(res.Trials) == 1 && (shape == "single" || (!hasShape && !multi && res.Analysis != "compare")) {
 			res.Trial, res.Trials = res.Trials[0], nil
 		}
-		tables := map[string]*analysis.Table{}
+		tables := map[string]*result.Table{}
 		var order []string
 		if err := r.query(ctx, `SELECT c.table_name, r.description, c.column_name, c.unit, c.kind FROM analysis_result_column c
 JOIN analysis_result r ON r.id = c.analysis_result WHERE r.analysis_settings = $1 ORDER BY r.id, c.position`,
@@ -338,15 +352,15 @@ JOIN analysis_result r ON r.id = c.analysis_result WHERE r.analysis_settings = $
 				}
 				t := tables[tn]
 				if t == nil {
-					t = &analysis.Table{Name: tn, Title: title}
+					t = &result.Table{Name: tn, Title: title}
 					tables[tn] = t
 					order = append(order, tn)
 				}
-				k := analysis.Number
-				if kind == analysis.Text.String() {
-					k = analysis.Text
+				k := result.Number
+				if kind == result.Text.String() {
+					k = result.Text
 				}
-				t.Columns = append(t.Columns, analysis.Column{Name: cn, Unit: unit, Kind: k})
+				t.Columns = append(t.Columns, result.Column{Name: cn, Unit: unit, Kind: k})
 				return nil
 			}, id); err != nil {
 			return fmt.Errorf("read columns: %w", err)
@@ -369,7 +383,7 @@ JOIN analysis_result r ON r.id = v.analysis_result WHERE r.analysis_settings = $
 				if c == nil {
 					return fmt.Errorf("cell of unknown column %q.%q", tn, cn)
 				}
-				if c.Kind == analysis.Text {
+				if c.Kind == result.Text {
 					s := ""
 					if text != nil {
 						s = *text

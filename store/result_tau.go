@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/result"
 )
 
 // keyTrialCount returns the number of trial ids in a result key (resultKey:
@@ -57,8 +57,8 @@ func resultsTAU(ctx context.Context, r runner) ([]ResultInfo, error) {
 // reduction and normalization of analysis_settings, and a finding that
 // says how many analysis_result rows (PerfExplorer's images, which have no
 // table of numbers) it has.
-func loadResultTAU(ctx context.Context, r runner, id int64) (*analysis.Result, error) {
-	res := &analysis.Result{Params: map[string]string{}, Tables: []analysis.Table{}}
+func loadResultTAU(ctx context.Context, r runner, id int64) (*result.Result, error) {
+	res := &result.Result{Params: map[string]string{}, Tables: []result.Table{}}
 	var dim, norm string
 	var n int
 	found := false
