@@ -88,7 +88,6 @@ func compileWhere(src string) (*vm.Program, error) {
 		return nil, &WhereError{Err: err}
 	}
 	prog, err := expr.Compile(src, expr.Env(WhereEnv{}), expr.AsBool(), expr.MaxNodes(MaxWhereNodes),
-		expr.DisableBuiltin("reduce"), expr.DisableBuiltin("repeat"),
 		expr.Function("num", func(args ...any) (any, error) {
 			str, _ := args[0].(string)
 			return WhereEnv{}.Num(str), nil
@@ -109,6 +108,10 @@ func (c *whereChecker) Visit(n *ast.Node) {
 	switch n := (*n).(type) {
 	case *ast.VariableDeclaratorNode:
 		c.err = fmt.Errorf("let %s: declarations are not accepted in a trial selection", n.Name)
+	case *ast.BuiltinNode:
+		if n.Name == "reduce" || n.Name == "repeat" {
+			c.err = fmt.Errorf("%s() is not accepted in a trial selection", n.Name)
+		}
 	case *ast.PredicateNode:
 		inner := &predicateFinder{}
 		ast.Walk(&n.Node, inner)
@@ -127,7 +130,8 @@ func (f *predicateFinder) Visit(n *ast.Node) {
 	}
 }
 
-// checkWhereTree rejects let declarations and nested predicates.
+// checkWhereTree rejects let declarations, reduce, repeat and nested
+// predicates.
 func checkWhereTree(root *ast.Node) error {
 	c := &whereChecker{}
 	ast.Walk(root, c)
