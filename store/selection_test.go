@@ -243,6 +243,7 @@ func TestSelectTrialsOneMetadataQuery(t *testing.T) {
 			}
 			total = append(total, queries)
 		}
+		t.Logf("queries of a where selection over 3 and 30 trials: %v", total)
 		if total[0] != total[1] || total[0] == 0 {
 			t.Errorf("queries for 3 and 30 trials: %v, want the same non-zero number", total)
 		}
