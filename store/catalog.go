@@ -141,6 +141,7 @@ func (r pgxRunner) execArgs(ctx context.Context, sql string, args ...any) (int64
 }
 
 func (r pgxRunner) query(ctx context.Context, sql string, row func(scan func(...any) error) error, args ...any) error {
+	noteQuery(ctx, sql)
 	rows, err := r.q.Query(ctx, sql, args...)
 	if err != nil {
 		return err
@@ -178,6 +179,7 @@ func (r sqlRunner) execArgs(ctx context.Context, sql string, args ...any) (int64
 }
 
 func (r sqlRunner) query(ctx context.Context, sql string, row func(scan func(...any) error) error, args ...any) error {
+	noteQuery(ctx, sql)
 	rows, err := r.q.QueryContext(ctx, sql, args...)
 	if err != nil {
 		return err

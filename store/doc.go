@@ -17,7 +17,15 @@
 //
 // SaveTrial writes a drg.Trial, LoadTrial reads it back, Trials lists the
 // trials, FindTrial resolves an id or a name, DeleteTrial removes one and
-// Stats reads the derived statistics stored with it.
+// Stats reads the derived statistics stored with it. SelectTrials picks the
+// trials of a multi-trial analysis by reference, by a where expression over
+// their fields and metadata, or by a TAUdb view, as the command line's
+// --trials, --where and --view do:
+//
+//	trials, err := db.SelectTrials(ctx, store.Selection{
+//		Where:   `application == "lulesh" && num(meta["Power Cap"]) >= 150`,
+//		Minimum: 2,
+//	})
 //
 // SaveTrial writes the rows TAU's Java loader (taudb_loadtrial) writes, as
 // formats/taudb-mapping.md describes them:

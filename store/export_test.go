@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // WithBeforeTable returns a context under which SaveTrial calls f before
 // writing each table, and SaveResult before its analysis_result rows and
@@ -15,3 +18,20 @@ const (
 	PinCountPlan    = pinCountPlan
 	StatsCountQuery = statsCountQuery
 )
+
+// WithQueryHook returns a context under which the store calls f with the
+// text of every query it runs; tests count queries with it.
+func WithQueryHook(ctx context.Context, f func(sql string)) context.Context {
+	return context.WithValue(ctx, queryHookKey{}, f)
+}
+
+// MetadataQuery is the query SelectTrials reads trial metadata with.
+const MetadataQuery = metadataQuery
+
+// SetWhereTimeBudget sets the time budget of where expressions and returns
+// a function restoring it.
+func SetWhereTimeBudget(d time.Duration) (restore func()) {
+	old := whereTimeBudget
+	whereTimeBudget = d
+	return func() { whereTimeBudget = old }
+}

@@ -317,22 +317,14 @@ func (a *app) execStudy(ctx context.Context, s *study.Study, url string) (*study
 			add(id, t.Name, "named")
 		default:
 			sel := selection{where: t.Where, view: t.View}
-			sids, err := a.selectTrials(ctx, db, sel, 1)
+			picked, err := a.selectTrialInfos(ctx, db, sel, 1)
 			if err != nil {
 				return nil, at(t.Line, err)
 			}
-			infos, err := db.Trials(ctx)
-			if err != nil {
-				return nil, err
+			for _, ti := range picked {
+				add(ti.ID, ti.Name, "selected")
 			}
-			names := map[int64]string{}
-			for _, ti := range infos {
-				names[ti.ID] = ti.Name
-			}
-			for _, id := range sids {
-				add(id, names[id], "selected")
-			}
-			say("selected %d trial(s) by %s", len(sids), strings.TrimSpace(t.Where+" "+t.View))
+			say("selected %d trial(s) by %s", len(picked), strings.TrimSpace(t.Where+" "+t.View))
 		}
 	}
 

@@ -30,26 +30,14 @@ prints one JSON array; an empty database gives [].
 				return err
 			}
 			defer db.Close()
-			list, err := db.Trials(ctx)
+			var list []store.TrialInfo
+			if where != "" {
+				list, err = a.selectTrialInfos(ctx, db, selection{where: where}, 0)
+			} else {
+				list, err = db.Trials(ctx)
+			}
 			if err != nil {
 				return err
-			}
-			if where != "" {
-				ids, err := a.selectTrials(ctx, db, selection{where: where}, 0)
-				if err != nil {
-					return err
-				}
-				keep := map[int64]bool{}
-				for _, id := range ids {
-					keep[id] = true
-				}
-				var sel []store.TrialInfo
-				for _, t := range list {
-					if keep[t.ID] {
-						sel = append(sel, t)
-					}
-				}
-				list = sel
 			}
 			if a.format == "json" {
 				if list == nil {
