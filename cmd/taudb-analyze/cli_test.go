@@ -14,8 +14,10 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
-// binary is the taudb-analyze executable built once for the CLI tests, so
-// they run the tool exactly as a user does.
+// binary is the taudb-analyze executable built once for the CLI tests that
+// need a process of their own (environment, working folder, signals, memory
+// limits), and for all of them with TAUDB_CLI_BINARY=1, which runs every
+// test as a user runs the tool. The others run in-process (see cli).
 var binary string
 
 func TestMain(m *testing.M) {
@@ -41,9 +43,16 @@ type result struct {
 	code           int
 }
 
-// cli runs the binary with args in the given environment additions.
+// cli runs the command line: in-process through runWith when env adds
+// nothing (so that the run counts toward coverage and starts no process),
+// else the built binary with env added to the environment.
 func cli(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	if len(env) == 0 && os.Getenv("TAUDB_CLI_BINARY") == "" {
+		var o, e bytes.Buffer
+		code := runWith(args, &o, &e)
+		return result{stdout: o.String(), stderr: e.String(), code: code}
+	}
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var o, e bytes.Buffer
