@@ -1,4 +1,6 @@
-package overhead
+package classify
+
+import "strings"
 
 // The sub-categories of the default rules (the leaves of SCALEA's Figure 2
 // that TAU's region names can reveal). Synchronization subs are
@@ -36,7 +38,25 @@ const (
 	SubOMPConstructBody = "OpenMP construct body"
 )
 
-// DefaultRules returns the default classification rules in matching order
+// defaultClass gives the class of the default rule with the given id: by
+// the id's family (mpi-io is I/O, see the package documentation).
+func defaultClass(id string) Class {
+	switch {
+	case strings.HasPrefix(id, "sampled"):
+		return ClassSampled
+	case id == "mpi-io" || strings.HasPrefix(id, "posix-io") || strings.HasPrefix(id, "io-"):
+		return ClassIO
+	case strings.HasPrefix(id, "mpi-") || id == "pmpi" || id == "unit-identification-mpi":
+		return ClassMPI
+	case strings.HasPrefix(id, "omp-") || strings.HasPrefix(id, "openmp-") || id == "unit-identification-omp":
+		return ClassOpenMP
+	case strings.HasPrefix(id, "tau-internal"):
+		return ClassOther
+	}
+	return ClassComputation // pthread-sync, thread-creation
+}
+
+// Default returns the default classification rules in matching order
 // (the first matching rule wins; a region no rule matches is computation).
 // They cover the names TAU writes for MPI (its MPI wrapper: "MPI_Send()",
 // every MPI-3 routine family by pattern, in group MPI), OpenMP (OPARI2:
@@ -58,7 +78,7 @@ const (
 // (MPI_Comm_rank, omp_get_thread_num, ...) are additional computation, as
 // SCALEA's section 3 puts them; algorithmic changes are invisible in names,
 // so no other default rule assigns additional computation.
-func DefaultRules() []Rule {
+func Default() []Rule {
 	return append([]Rule(nil), defaultRules...)
 }
 
@@ -68,12 +88,17 @@ var defaultRules = buildDefaults()
 func buildDefaults() []Rule {
 	var rules []Rule
 	add := func(id, match, group string, c Category, sub, note string) {
-		r := Rule{ID: id, Match: match, Group: group, Category: c, Sub: sub, Note: note, Source: "default"}
+		r := Rule{ID: id, Match: match, Group: group, Category: c, Sub: sub, Class: defaultClass(id), Note: note, Source: "default"}
 		if err := r.compile(); err != nil {
-			panic("overhead: default rule " + id + ": " + err.Error())
+			panic("classify: default rule " + id + ": " + err.Error())
 		}
 		rules = append(rules, r)
 	}
+
+	// Sampled regions first: their time lies inside their timers'.
+	add("sampled-name", `/^\[(SAMPLE|CONTEXT|UNWIND|INTERMEDIATE)\] /`, "", Computation, "",
+		"event-based samples; splits skip them, overhead counts them as computation as before")
+	add("sampled-group", "", `/(?i)^(TAU_SAMPLE|TAU_SAMPLE_CONTEXT|TAU_UNWIND)$/`, Computation, "", "")
 
 	// OpenMP construct bodies: computation (and subject to the loss of
 	// parallelism test), ahead of every OpenMP overhead rule.
@@ -166,5 +191,18 @@ func buildDefaults() []Rule {
 		"", DataMovement, SubPOSIXIO, "TAU's POSIX I/O wrapper names, with or without \"()\"")
 	add("posix-io-group", "", "TAU_IO", DataMovement, SubPOSIXIO, "any other region in TAU's I/O group")
 	add("io-library", `/^(ADIOS |adios_|adios2_)/`, "", DataMovement, SubIOLibrary, "")
+	add("io-library-group", "", `/(?i)^ADIOS2?$/`, DataMovement, SubIOLibrary, "regions in group ADIOS or ADIOS2")
+	add("io-group", "", "IO", DataMovement, SubPOSIXIO, "regions in group IO")
+
+	// Catch-alls that only name a class: MPI's profiling interface, the
+	// rest of OpenMP (a parallel-region timer's exclusive time holds the
+	// body's work when the body has no timer of its own, so it stays
+	// computation for overhead), TAU's own timers.
+	add("pmpi", "PMPI_*", "", ControlOfParallelism, SubMPIOther, "MPI's profiling interface, called directly")
+	add("openmp-other-name", `/^(OpenMP_|omp_|OMP_|parallel \(|parallel begin|parallel fork|barrier \(|barrier enter|GOMP_|__kmpc_)|\[OpenMP location: /`,
+		"", Computation, "", "other OpenMP timers: class openmp, computation for overhead")
+	add("openmp-other-group", "", "/(?i)openmp/", Computation, "", "any other region in a group containing OPENMP")
+	add("tau-internal-group", "", "TAU_INTERNAL", Computation, "", "TAU's own measurement timers")
+	add("tau-internal-name", "TAU_*", "", Computation, "", "")
 	return rules
 }
