@@ -318,3 +318,48 @@ func TestParseCategory(t *testing.T) {
 		t.Error("want an error")
 	}
 }
+
+// TestDefaultClasses checks the class and category of the default rules on
+// the names the former summary classifier documented (its classes are the
+// oracle), and that class and category agree on I/O.
+func TestDefaultClasses(t *testing.T) {
+	for _, c := range []struct {
+		name, groups string
+		class        Class
+		cat          Category
+	}{
+		{"MPI_Send()", "MPI", ClassMPI, DataMovement},
+		{"MPI_Barrier()", "MPI", ClassMPI, Synchronization},
+		{"MPI_Comm_rank()", "MPI", ClassMPI, AdditionalComputation},
+		{"MPI_File_open()", "MPI", ClassIO, DataMovement},
+		{"MPI_File_write_all()", "", ClassIO, DataMovement},
+		{"PMPI_Barrier", "", ClassMPI, ControlOfParallelism},
+		{"fopen()", "", ClassIO, DataMovement},
+		{"read()", "TAU_USER", ClassIO, DataMovement},
+		{"anything", "TAU_IO", ClassIO, DataMovement},
+		{"anything", "IO", ClassIO, DataMovement},
+		{"ADIOS write", "TAU_USER", ClassIO, DataMovement},
+		{"anything", "ADIOS2", ClassIO, DataMovement},
+		{"my_read()", "TAU_USER", ClassComputation, Computation},
+		{"omp_set_lock", "", ClassOpenMP, Synchronization},
+		{"OpenMP_BARRIER: x", "", ClassOpenMP, Synchronization},
+		{"parallel (parallel) [OpenMP location: file:a.c <1, 2>]", "", ClassOpenMP, Computation},
+		{"loop body [OpenMP]", "", ClassOpenMP, Computation},
+		{"anything", "TAU_OPENMP", ClassOpenMP, Computation},
+		{"pthread_mutex_lock", "", ClassComputation, Synchronization},
+		{"[SAMPLE] compute [{m.c} {97}]", "TAU_SAMPLE", ClassSampled, Computation},
+		{"[CONTEXT] .TAU application", "TAU_SAMPLE_CONTEXT", ClassSampled, Computation},
+		{"TAU_SHUTDOWN", "", ClassOther, Computation},
+		{"anything", "TAU_INTERNAL", ClassOther, Computation},
+		{".TAU application", "TAU_DEFAULT", ClassComputation, Computation},
+	} {
+		reg := region(t, c.name, c.groups)
+		r, ok := Classify(Default(), &reg)
+		if !ok {
+			r = Rule{Class: ClassComputation, Category: Computation}
+		}
+		if r.Class != c.class || r.Category != c.cat || ClassOf(Default(), &reg) != c.class {
+			t.Errorf("%q (group %q): %s / %s (rule %s), want %s / %s", c.name, c.groups, r.Class, r.Category, r.ID, c.class, c.cat)
+		}
+	}
+}
