@@ -135,7 +135,8 @@ func TestRulesChangeEveryAnalysis(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("rules:\n  - match: halo_pack\n    category: data movement\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range [][]string{{"summary", "--trial", "two"}, {"imbalance", "--trial", "two"}, {"overhead", "--trials", "one,two"}, {"multiset", "--by", "application", "--trials", "one,two"}} {
+	for _, cmd := range [][]string{{"summary", "--trial", "two"}, {"imbalance", "--trial", "two"}, {"overhead", "--trials", "one,two"}, {"multiset", "--by", "application", "--trials", "one,two"},
+		{"report", "--out", filepath.Join(t.TempDir(), "rep"), "--trial", "two", "--analyses", "summary"}} {
 		var out, errOut bytes.Buffer
 		code := runWith(append(append(db, cmd...), "--rules", bad), &out, &errOut)
 		if code != 1 || !strings.Contains(errOut.String(), bad+":3: rule has no class") || out.Len() != 0 {
