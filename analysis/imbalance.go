@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -18,6 +19,9 @@ type ImbalanceOptions struct {
 	// from the tree's roots (drg.Trial.Tree) instead of one row per region
 	// of the flat view. A trial without callpaths is an error.
 	Callpath bool
+	// Rules classify the regions for the class column and the "split"
+	// table (classify.Default() when nil).
+	Rules []classify.Rule
 }
 
 // Imbalance measures the load imbalance of every region (or call-graph
@@ -52,11 +56,12 @@ type ImbalanceOptions struct {
 //
 // Table "split", one row per thread, PerfExplorer's computation versus
 // communication split: the exclusive values of the metric over the flat
-// view, summed per class of SplitRules (computation, mpi, openmp; sampled
-// regions are skipped because their time is inside their timers'
-// exclusive time), the thread's main-region inclusive value (main_inclusive),
-// each class as a percentage of it, and remainder = main_inclusive −
-// (computation + mpi + openmp), which is 0 when the main region encloses
+// view, summed per class of the rules of package classify (opt.Rules, the
+// defaults when nil: computation, mpi, openmp, io, other; sampled regions
+// are skipped because their time is inside their timers' exclusive time),
+// the thread's main-region inclusive value (main_inclusive), each class as
+// a percentage of it, and remainder = main_inclusive − (computation + mpi +
+// openmp + io + other), which is 0 when the main region encloses
 // every other timer of the thread. The split always uses exclusive values,
 // whatever Inclusive says.
 //
@@ -74,6 +79,11 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules, err := prepareRules(opt.Rules)
+	if err != nil {
+		return nil, err
+	}
+	cls := regionClasses(t, rules)
 	res := newResult("imbalance", t, m)
 	res.Params["value"] = valueKind(opt.Inclusive)
 	res.Params["view"] = "flat"
@@ -120,7 +130,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 		}
 		kept = append(kept, n)
 		names = append(names, t.Nodes[n].Name)
-		classes = append(classes, Classify(SplitRules, &t.Regions[t.Nodes[n].Region]))
+		classes = append(classes, cls[t.Nodes[n].Region])
 		depth = append(depth, float64(t.Nodes[n].Depth))
 		nPresent = append(nPresent, float64(s.n))
 		mean = append(mean, s.mean)
@@ -171,7 +181,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	permuteTable(&tb, idx)
 	res.AddTable(tb)
 
-	split := threadSplit(t, m)
+	split := threadSplit(t, m, cls)
 	res.AddTable(split)
 
 	top := make([]int, 0, min(HeatmapRegions, len(idx)))
@@ -317,11 +327,9 @@ func statsOver(t *drg.Trial, vals []float64, n int) rowStats {
 	return s
 }
 
-// splitClasses are the columns of Imbalance's "split" table, in order.
-var splitClasses = []string{ClassComputation, ClassMPI, ClassOpenMP}
-
-// threadSplit builds Imbalance's "split" table.
-func threadSplit(t *drg.Trial, m int) Table {
+// threadSplit builds Imbalance's "split" table; cls is the class of every
+// region of t.
+func threadSplit(t *drg.Trial, m int, cls []classify.Class) Table {
 	nt := len(t.Threads)
 	classes := splitClasses
 	sums := make(map[string][]float64, len(classes))
@@ -330,8 +338,8 @@ func threadSplit(t *drg.Trial, m int) Table {
 	}
 	ex := t.Values[m].Exclusive
 	for _, f := range t.Flat() {
-		c := Classify(SplitRules, &t.Regions[t.Nodes[f].Region])
-		if c == ClassSampled {
+		c := cls[t.Nodes[f].Region]
+		if c == classify.ClassSampled {
 			continue
 		}
 		for th := 0; th < nt; th++ {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestImbalanceByHand(t *testing.T) {
 	if ib.Text("min_thread", w) != "1.0.1" || ib.Text("max_thread", w) != "0.0.0" {
 		t.Errorf("work threads min %s max %s", ib.Text("min_thread", w), ib.Text("max_thread", w))
 	}
-	if ib.Text("class", w) != ClassComputation {
+	if ib.Text("class", w) != classify.ClassComputation {
 		t.Errorf("work class %q", ib.Text("class", w))
 	}
 
@@ -65,7 +66,7 @@ func TestImbalanceByHand(t *testing.T) {
 	near(t, "parallel severity", ib.Num("severity", p), (1-0.75)/(1-0.5))
 	near(t, "parallel stddev", ib.Num("stddev", p), 5)
 	near(t, "parallel cv", ib.Num("cv", p), 5.0/15)
-	if ib.Text("min_thread", p) != "0.0.1" || ib.Text("class", p) != ClassOpenMP {
+	if ib.Text("min_thread", p) != "0.0.1" || ib.Text("class", p) != classify.ClassOpenMP {
 		t.Errorf("parallel min thread %s class %s", ib.Text("min_thread", p), ib.Text("class", p))
 	}
 
@@ -82,24 +83,28 @@ func TestImbalanceByHand(t *testing.T) {
 		t.Errorf("main threads %s %s", ib.Text("min_thread", m), ib.Text("max_thread", m))
 	}
 	r := row(t, ib, "region", hRecv)
-	if ib.Text("class", r) != ClassMPI || ib.Text("max_thread", r) != "1.0.1" {
+	if ib.Text("class", r) != classify.ClassMPI || ib.Text("max_thread", r) != "1.0.1" {
 		t.Errorf("recv class %s max %s", ib.Text("class", r), ib.Text("max_thread", r))
 	}
 
-	// Split per thread: computation = main excl + work (+ fwrite), MPI,
-	// OpenMP; main inclusive 100 everywhere, so percentages equal values.
+	// Split per thread: computation = main excl + work, MPI, OpenMP, I/O
+	// (fwrite, 5 on 1.0.1: counted as computation before the one classifier
+	// of package classify made I/O a class of every split, as summary has
+	// it); main inclusive 100 everywhere, so percentages equal values.
 	sp := mustTable(t, res, "split")
-	want := map[string][3]float64{
-		"0.0.0": {70, 10, 20},
-		"0.0.1": {60, 30, 10},
-		"1.0.0": {80, 20, 0},
-		"1.0.1": {60, 40, 0},
+	want := map[string][4]float64{
+		"0.0.0": {70, 10, 20, 0},
+		"0.0.1": {60, 30, 10, 0},
+		"1.0.0": {80, 20, 0, 0},
+		"1.0.1": {55, 40, 0, 5},
 	}
 	for th, v := range want {
 		i := row(t, sp, "thread", th)
 		near(t, th+" computation", sp.Num("computation", i), v[0])
 		near(t, th+" mpi", sp.Num("mpi", i), v[1])
 		near(t, th+" openmp", sp.Num("openmp", i), v[2])
+		near(t, th+" io", sp.Num("io", i), v[3])
+		near(t, th+" other", sp.Num("other", i), 0)
 		near(t, th+" mpi %", sp.Num("mpi_percent", i), v[1])
 		near(t, th+" main", sp.Num("main_inclusive", i), 100)
 		near(t, th+" remainder", sp.Num("remainder", i), 0)

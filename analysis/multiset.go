@@ -43,8 +43,8 @@ type MultiSetOptions struct {
 //
 // Table "split", one row per experiment in the order of "series": set,
 // experiment, x, the time of the computation, mpi, openmp, io and other
-// classes of SummaryRules (mean over the threads, see splitTable) and
-// each class's percentage of their sum.
+// classes of package classify (SeriesOptions.Rules; mean over the threads,
+// see splitTable) and each class's percentage of their sum.
 //
 // Table "sets", one row per set: set, experiments, baseline (its name),
 // x_min, x_max, time_baseline, time_max_x, speedup_max_x,

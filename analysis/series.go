@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"regexp"
 	"sort"
@@ -297,6 +298,9 @@ type SeriesOptions struct {
 	// regions of one trial that share a short name; the default aligns by
 	// full name.
 	ShortNames bool
+	// Rules classify the regions for the splits of time by class
+	// (Multiset's "split" table); classify.Default() when nil.
+	Rules []classify.Rule
 }
 
 // seriesData holds the numbers every multi-experiment analysis starts from:
@@ -318,7 +322,8 @@ type seriesData struct {
 	regions  []string  // region keys, in order of first appearance
 	excl     [][]float64
 	incl     [][]float64
-	procs    [][]int // TAU node ranks holding a record, per region and experiment
+	procs    [][]int         // TAU node ranks holding a record, per region and experiment
+	rules    []classify.Rule // the checked classification rules
 }
 
 // collect validates exps and reduces them as opt says.
@@ -350,7 +355,11 @@ func collect(exps []Experiment, opt SeriesOptions) (*seriesData, error) {
 	}
 	// Sort by P, keeping the given order (and names) among equal P.
 	idx := order(len(exps), func(i, j int) bool { return exps[i].P < exps[j].P })
-	d := &seriesData{agg: agg, align: "name"}
+	rules, err := prepareRules(opt.Rules)
+	if err != nil {
+		return nil, err
+	}
+	d := &seriesData{agg: agg, align: "name", rules: rules}
 	if opt.ShortNames {
 		d.align = "short_name"
 	}

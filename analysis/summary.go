@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,8 @@ type SummaryOptions struct {
 	// named as Summary's "node" level names it (SCALEA's drill-down from a
 	// node into its processes). "" keeps every thread.
 	Node string
+	// Rules classify the regions (classify.Default() when nil).
+	Rules []classify.Rule
 }
 
 // NodeNames returns, for every thread of t, the name of the computational
@@ -47,9 +50,10 @@ func NodeNames(t *drg.Trial) []string {
 // Summary is SCALEA's execution summary analysis: the metric broken down per
 // member of a level (node, process or thread) into classes of regions.
 //
-// Each flat region is put in a class by the ordered rule table SummaryRules
-// (first match wins): sampled (skipped: samples lie inside their timers'
-// exclusive time), io, mpi, openmp, other (TAU's own measurement timers),
+// Each flat region is put in a class by the rules of package classify
+// (opt.Rules, the defaults when nil; first match wins): sampled (skipped:
+// samples lie inside their timers' exclusive time), mpi, openmp, io (POSIX
+// and C I/O, ADIOS and MPI-IO), other (TAU's own measurement timers),
 // computation (everything else, ".TAU application" included).
 //
 // Table "members", one row per member in trial order: threads (how many),
@@ -65,6 +69,10 @@ func NodeNames(t *drg.Trial) []string {
 // the extreme), and mean_percent = 100*mean(class)/mean(total).
 func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 	m, err := resolveMetric(t, opt.Metric)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := prepareRules(opt.Rules)
 	if err != nil {
 		return nil, err
 	}
@@ -121,16 +129,17 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 		}
 		memberThreads[i] = append(memberThreads[i], th)
 	}
-	classes := summaryClasses
+	classes := splitClasses
 	sums := map[string][]float64{}
 	for _, c := range classes {
 		sums[c] = make([]float64, len(members))
 	}
 	nt := len(t.Threads)
 	ex := t.Values[m].Exclusive
+	cls := regionClasses(t, rules)
 	for _, f := range t.Flat() {
-		c := Classify(SummaryRules, &t.Regions[t.Nodes[f].Region])
-		if c == ClassSampled {
+		c := cls[t.Nodes[f].Region]
+		if c == classify.ClassSampled {
 			continue
 		}
 		for i, ths := range memberThreads {
@@ -219,7 +228,7 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 	res.Findf("Per %s on average (%s): %s of the summed exclusive %s (%s).",
 		by, plural(len(members), "member"), strings.Join(parts, ", "), t.Metrics[m].Name, formatValue(t, m, meanTotal))
 	if len(members) > 1 {
-		for _, c := range []string{ClassMPI, ClassOpenMP, ClassIO} {
+		for _, c := range []string{classify.ClassMPI, classify.ClassOpenMP, classify.ClassIO} {
 			p := tb.Col(c + "_percent").Num
 			lo, hi := extremes(p)
 			if p[hi] > 0 {
@@ -229,9 +238,6 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 	}
 	return res, nil
 }
-
-// summaryClasses are the class columns of Summary's tables, in order.
-var summaryClasses = []string{ClassComputation, ClassMPI, ClassOpenMP, ClassIO, ClassOther}
 
 // distinct returns the distinct values of x, sorted.
 func distinct(x []string) []string {

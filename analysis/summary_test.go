@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,40 +97,41 @@ func TestSummaryClasses(t *testing.T) {
 		groups string
 		class  string
 	}{
-		"MPI_Send()":                  {"MPI", ClassMPI},
-		"MPI_File_write()":            {"MPI", ClassIO},
-		"PMPI_Barrier":                {"", ClassMPI},
-		"fopen()":                     {"", ClassIO},
-		"read()":                      {"TAU_USER", ClassIO},
-		"my_read()":                   {"TAU_USER", ClassComputation},
-		"ADIOS write":                 {"TAU_USER", ClassIO},
-		"omp_set_lock":                {"", ClassOpenMP},
-		"OpenMP_BARRIER: x":           {"", ClassOpenMP},
-		"barrier enter/exit [OpenMP]": {"", ClassOpenMP},
-		"anything":                    {"TAU_OPENMP", ClassOpenMP},
-		"for (barrier enter/exit) [OpenMP location: file:a.c <1, 2>]": {"", ClassOpenMP},
-		"[SAMPLE] compute [{m.c} {97}]":                               {"TAU_SAMPLE", ClassSampled},
-		"[CONTEXT] .TAU application":                                  {"TAU_SAMPLE_CONTEXT", ClassSampled},
-		".TAU application":                                            {"TAU_DEFAULT", ClassComputation},
-		"TAU_SHUTDOWN":                                                {"", ClassOther},
-		"int main(int, char **) C [{m.c} {1,1}-{9,1}]":                {"TAU_DEFAULT", ClassComputation},
+		"MPI_Send()":                  {"MPI", classify.ClassMPI},
+		"MPI_File_write()":            {"MPI", classify.ClassIO},
+		"PMPI_Barrier":                {"", classify.ClassMPI},
+		"fopen()":                     {"", classify.ClassIO},
+		"read()":                      {"TAU_USER", classify.ClassIO},
+		"my_read()":                   {"TAU_USER", classify.ClassComputation},
+		"ADIOS write":                 {"TAU_USER", classify.ClassIO},
+		"omp_set_lock":                {"", classify.ClassOpenMP},
+		"OpenMP_BARRIER: x":           {"", classify.ClassOpenMP},
+		"barrier enter/exit [OpenMP]": {"", classify.ClassOpenMP},
+		"anything":                    {"TAU_OPENMP", classify.ClassOpenMP},
+		"for (barrier enter/exit) [OpenMP location: file:a.c <1, 2>]": {"", classify.ClassOpenMP},
+		"[SAMPLE] compute [{m.c} {97}]":                               {"TAU_SAMPLE", classify.ClassSampled},
+		"[CONTEXT] .TAU application":                                  {"TAU_SAMPLE_CONTEXT", classify.ClassSampled},
+		".TAU application":                                            {"TAU_DEFAULT", classify.ClassComputation},
+		"TAU_SHUTDOWN":                                                {"", classify.ClassOther},
+		"int main(int, char **) C [{m.c} {1,1}-{9,1}]":                {"TAU_DEFAULT", classify.ClassComputation},
 	}
 	for name, c := range cases {
 		// ShortName as drg derives it for a name with a source location.
 		short, _, _ := strings.Cut(name, " [{")
 		r := drg.Region{Name: name, ShortName: short, Groups: drg.SplitGroups(c.groups)}
-		if got := Classify(SummaryRules, &r); got != c.class {
+		if got := classify.ClassOf(classify.Default(), &r); got != c.class {
 			t.Errorf("%q: %s, want %s", name, got, c.class)
 		}
 	}
-	// In the split, MPI-IO is MPI and I/O calls are computation.
-	r := drg.Region{Name: "MPI_File_open()", ShortName: "MPI_File_open()"}
-	if got := Classify(SplitRules, &r); got != ClassMPI {
-		t.Errorf("split MPI_File_open: %s", got)
-	}
-	r = drg.Region{Name: "fwrite()", ShortName: "fwrite()"}
-	if got := Classify(SplitRules, &r); got != ClassComputation {
-		t.Errorf("split fwrite: %s", got)
+	// One classifier for every split: MPI-IO is I/O even without group MPI
+	// (the former imbalance split counted it as MPI, and I/O calls as
+	// computation), and the overhead category agrees (data movement).
+	for _, name := range []string{"MPI_File_open()", "fwrite()"} {
+		r := drg.Region{Name: name, ShortName: name}
+		k, _ := classify.Classify(classify.Default(), &r)
+		if k.Class != classify.ClassIO || k.Category != classify.DataMovement {
+			t.Errorf("%s: %s / %s, want io / data movement", name, k.Class, k.Category)
+		}
 	}
 }
 
@@ -168,7 +170,7 @@ func TestSummaryMM7(t *testing.T) {
 		near(t, "total", mt.Num("total", th), sum)
 		near(t, "main", mt.Num("main_inclusive", th), main[th])
 		var pct float64
-		for _, c := range summaryClasses {
+		for _, c := range splitClasses {
 			pct += mt.Num(c+"_percent", th)
 		}
 		near(t, "percent sum", pct, 100)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
@@ -18,7 +19,7 @@ type config struct {
 	metrics   []int // metric index per trial
 	agg       string
 	unit      string
-	rules     []Rule
+	rules     []classify.Rule
 	theta     float64
 	baseline  int
 	restrict  restriction
@@ -129,10 +130,10 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 	}
 	rules := opt.Rules
 	if rules == nil {
-		rules = DefaultRules()
+		rules = classify.Default()
 	}
 	var err error
-	if c.rules, err = prepare(rules); err != nil {
+	if c.rules, err = classify.Prepare(rules); err != nil {
 		return nil, err
 	}
 	c.theta = opt.ReplicatedThreshold
@@ -188,12 +189,12 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 		}
 	}
 	if opt.Category != "" {
-		cat, err := ParseCategory(opt.Category)
+		cat, err := classify.ParseCategory(opt.Category)
 		if err != nil {
 			return nil, err
 		}
 		if cat == Unidentified || cat == Computation {
-			return nil, fmt.Errorf("category %q has no regions to rank; want one of %s", cat, categoryList(OverheadCategories()))
+			return nil, fmt.Errorf("category %q has no regions to rank; want one of %q", cat, OverheadCategories())
 		}
 		c.catFilter = cat
 	}
@@ -221,7 +222,7 @@ func regionIs(reg *drg.Region, q string) bool {
 	if reg.Name == q || reg.Name == drg.CanonicalName(q) {
 		return true
 	}
-	a, b := MatchName(reg.Name), MatchName(q)
+	a, b := classify.MatchName(reg.Name), classify.MatchName(q)
 	return a == b || strings.TrimSuffix(a, "()") == strings.TrimSuffix(b, "()")
 }
 
@@ -252,7 +253,7 @@ func (c *config) classify(reg *drg.Region) class {
 		return k
 	}
 	k := class{cat: Computation}
-	if r, ok := Classify(c.rules, reg); ok {
+	if r, ok := classify.Classify(c.rules, reg); ok {
 		k = class{cat: r.Category, sub: r.Sub, rule: r.ID}
 		if k.rule == "" {
 			k.rule = r.Match

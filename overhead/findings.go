@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"strconv"
 	"strings"
@@ -93,7 +94,7 @@ func (c *config) headline(res *analysis.Result, e *expStats, i int) {
 		if best.cls.cat == Computation {
 			what = string(LossOfParallelism) + ": " + best.kind
 		}
-		res.Findf("%s holds %s of the overhead at %s (%s)", MatchName(best.name), pct(best.overhead, e.to), c.labels[i], what)
+		res.Findf("%s holds %s of the overhead at %s (%s)", classify.MatchName(best.name), pct(best.overhead, e.to), c.labels[i], what)
 	}
 }
 

@@ -1,6 +1,7 @@
 package overhead
 
 import (
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"strings"
 	"testing"
@@ -175,7 +176,7 @@ func checkExact(t testing.TB, res *analysis.Result) {
 func regionRow(res *analysis.Result, region, label string) int {
 	tb := res.Table("regions")
 	for i := 0; i < tb.NumRows(); i++ {
-		if MatchName(tb.Text("region", i)) == region && tb.Text("experiment", i) == label {
+		if classify.MatchName(tb.Text("region", i)) == region && tb.Text("experiment", i) == label {
 			return i
 		}
 	}

@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"sort"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
@@ -63,9 +64,9 @@ type Options struct {
 	// with the loss s*(p-1)/p that the master's serial code causes.
 	Unit string
 	// Rules classify the regions, first match wins; nil selects
-	// DefaultRules(). A non-nil empty slice classifies nothing (every
+	// classify.Default(). A non-nil empty slice classifies nothing (every
 	// region is computation).
-	Rules []Rule
+	Rules []classify.Rule
 	// Restrict limits every figure to one process ("N", a TAU node rank)
 	// or one thread ("N.C.T"); "" keeps all. T_s and the loss-of-
 	// parallelism tests (which processes executed a region) always use

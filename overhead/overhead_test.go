@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"errors"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"math/rand"
 	"strings"
@@ -72,25 +73,25 @@ func TestAnalyzeMax(t *testing.T) {
 	}
 	checkExact(t, res)
 	want := map[[2]string]float64{
-		{"data movement", ""}:                          45,
-		{"data movement", SubMPIPointToPoint}:          40,
-		{"data movement", SubMPICollective}:            5,
-		{"synchronization", ""}:                        0,
-		{"synchronization", SubMPIBarrier}:             0,
-		{"synchronization", SubMPIWaitTest}:            0,
-		{"control of parallelism", ""}:                 50,
-		{"control of parallelism", SubMPIInitFinalize}: 50,
-		{"additional computation", ""}:                 1,
-		{"additional computation", SubUnitID}:          1,
-		{"loss of parallelism", ""}:                    155,
-		{"loss of parallelism", SubUnparallelized}:     60,
-		{"loss of parallelism", SubPartial}:            20,
-		{"loss of parallelism", SubReplicated}:         75,
-		{"total identified", ""}:                       251,
-		{"unidentified", ""}:                           79,
-		{"total overhead", ""}:                         330,
-		{"total execution time", ""}:                   580,
-		{"ideal time", ""}:                             250,
+		{"data movement", ""}:                                   45,
+		{"data movement", classify.SubMPIPointToPoint}:          40,
+		{"data movement", classify.SubMPICollective}:            5,
+		{"synchronization", ""}:                                 0,
+		{"synchronization", classify.SubMPIBarrier}:             0,
+		{"synchronization", classify.SubMPIWaitTest}:            0,
+		{"control of parallelism", ""}:                          50,
+		{"control of parallelism", classify.SubMPIInitFinalize}: 50,
+		{"additional computation", ""}:                          1,
+		{"additional computation", classify.SubUnitID}:          1,
+		{"loss of parallelism", ""}:                             155,
+		{"loss of parallelism", SubUnparallelized}:              60,
+		{"loss of parallelism", SubPartial}:                     20,
+		{"loss of parallelism", SubReplicated}:                  75,
+		{"total identified", ""}:                                251,
+		{"unidentified", ""}:                                    79,
+		{"total overhead", ""}:                                  330,
+		{"total execution time", ""}:                            580,
+		{"ideal time", ""}:                                      250,
 	}
 	for k, v := range want {
 		if got := cell(t, res, k[0], k[1], "p4"); got != v {
@@ -348,41 +349,41 @@ func TestSuperlinear(t *testing.T) {
 func TestEverySubCategory(t *testing.T) {
 	loc := " [OpenMP location: file:/src/k.c <5, 9>]"
 	regions := []struct{ name, group, cat, sub string }{
-		{"MPI_Send()", "MPI", "data movement", SubMPIPointToPoint},
-		{"MPI_Allreduce()", "MPI", "data movement", SubMPICollective},
-		{"MPI_Put()", "MPI", "data movement", SubMPIOneSided},
-		{"MPI_File_write_all()", "MPI", "data movement", SubMPIIO},
-		{"write()", "TAU_IO", "data movement", SubPOSIXIO},
-		{"ADIOS write", "TAU_USER", "data movement", SubIOLibrary},
-		{"MPI_Barrier()", "MPI", "synchronization", SubMPIBarrier},
-		{"MPI_Waitall()", "MPI", "synchronization", SubMPIWaitTest},
-		{"MPI_Win_fence()", "MPI", "synchronization", SubMPIWindowSync},
-		{"barrier (barrier enter/exit)" + loc, "OpenMP", "synchronization", SubOMPBarrier},
-		{"critical (critical enter/exit)" + loc, "OpenMP", "synchronization", SubOMPCritical},
-		{"omp_set_lock", "OpenMP", "synchronization", SubOMPLock},
-		{"atomic (atomic enter/exit)" + loc, "OpenMP", "synchronization", SubOMPAtomic},
-		{"ordered (ordered enter/exit)" + loc, "OpenMP", "synchronization", SubOMPOrdered},
-		{"taskwait (taskwait begin/end)" + loc, "OpenMP", "synchronization", SubOMPTaskwait},
-		{"flush (flush enter/exit)" + loc, "OpenMP", "synchronization", SubOMPFlush},
-		{"pthread_mutex_lock", "TAU_PTHREAD", "synchronization", SubPthreadSync},
-		{"MPI_Init()", "MPI", "control of parallelism", SubMPIInitFinalize},
-		{"MPI_Comm_split()", "MPI", "control of parallelism", SubMPIManagement},
-		{"MPI_Comm_spawn()", "MPI", "control of parallelism", SubMPISpawn},
-		{"MPI_Type_commit()", "MPI", "control of parallelism", SubMPIOther},
-		{"parallel (parallel fork/join)" + loc, "OpenMP", "control of parallelism", SubOMPForkJoin},
-		{"GOMP_loop_dynamic_next", "TAU_DEFAULT", "control of parallelism", SubOMPScheduling},
-		{"single (single enter/exit)" + loc, "OpenMP", "control of parallelism", SubOMPWorkSharing},
-		{"task (task create begin/end)" + loc, "OpenMP", "control of parallelism", SubOMPTaskCreation},
-		{"omp_set_num_threads", "OpenMP", "control of parallelism", SubOMPRuntime},
-		{"pthread_create", "TAU_PTHREAD", "control of parallelism", SubThreadCreation},
-		{"MPI_Comm_rank()", "MPI", "additional computation", SubUnitID},
+		{"MPI_Send()", "MPI", "data movement", classify.SubMPIPointToPoint},
+		{"MPI_Allreduce()", "MPI", "data movement", classify.SubMPICollective},
+		{"MPI_Put()", "MPI", "data movement", classify.SubMPIOneSided},
+		{"MPI_File_write_all()", "MPI", "data movement", classify.SubMPIIO},
+		{"write()", "TAU_IO", "data movement", classify.SubPOSIXIO},
+		{"ADIOS write", "TAU_USER", "data movement", classify.SubIOLibrary},
+		{"MPI_Barrier()", "MPI", "synchronization", classify.SubMPIBarrier},
+		{"MPI_Waitall()", "MPI", "synchronization", classify.SubMPIWaitTest},
+		{"MPI_Win_fence()", "MPI", "synchronization", classify.SubMPIWindowSync},
+		{"barrier (barrier enter/exit)" + loc, "OpenMP", "synchronization", classify.SubOMPBarrier},
+		{"critical (critical enter/exit)" + loc, "OpenMP", "synchronization", classify.SubOMPCritical},
+		{"omp_set_lock", "OpenMP", "synchronization", classify.SubOMPLock},
+		{"atomic (atomic enter/exit)" + loc, "OpenMP", "synchronization", classify.SubOMPAtomic},
+		{"ordered (ordered enter/exit)" + loc, "OpenMP", "synchronization", classify.SubOMPOrdered},
+		{"taskwait (taskwait begin/end)" + loc, "OpenMP", "synchronization", classify.SubOMPTaskwait},
+		{"flush (flush enter/exit)" + loc, "OpenMP", "synchronization", classify.SubOMPFlush},
+		{"pthread_mutex_lock", "TAU_PTHREAD", "synchronization", classify.SubPthreadSync},
+		{"MPI_Init()", "MPI", "control of parallelism", classify.SubMPIInitFinalize},
+		{"MPI_Comm_split()", "MPI", "control of parallelism", classify.SubMPIManagement},
+		{"MPI_Comm_spawn()", "MPI", "control of parallelism", classify.SubMPISpawn},
+		{"MPI_Type_commit()", "MPI", "control of parallelism", classify.SubMPIOther},
+		{"parallel (parallel fork/join)" + loc, "OpenMP", "control of parallelism", classify.SubOMPForkJoin},
+		{"GOMP_loop_dynamic_next", "TAU_DEFAULT", "control of parallelism", classify.SubOMPScheduling},
+		{"single (single enter/exit)" + loc, "OpenMP", "control of parallelism", classify.SubOMPWorkSharing},
+		{"task (task create begin/end)" + loc, "OpenMP", "control of parallelism", classify.SubOMPTaskCreation},
+		{"omp_set_num_threads", "OpenMP", "control of parallelism", classify.SubOMPRuntime},
+		{"pthread_create", "TAU_PTHREAD", "control of parallelism", classify.SubThreadCreation},
+		{"MPI_Comm_rank()", "MPI", "additional computation", classify.SubUnitID},
 		{"halo_recompute", "TAU_USER", "additional computation", "halo recomputation"},
 	}
-	user, err := NewRule("halo", "halo_recompute", "", AdditionalComputation, "halo recomputation", "")
+	user, err := classify.NewRule("halo", "halo_recompute", "", AdditionalComputation, "halo recomputation", classify.ClassComputation, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := append([]Rule{user}, DefaultRules()...)
+	rules := append([]classify.Rule{user}, classify.Default()...)
 	var children []rec
 	for j, r := range regions {
 		v := float64(j + 1)
@@ -407,7 +408,7 @@ func TestEverySubCategory(t *testing.T) {
 			if got := cell(t, res, r.cat, r.sub, "p4"); got != want {
 				t.Errorf("%s: %s / %s = %v, want %v", agg, r.cat, r.sub, got, want)
 			}
-			i := regionRow(res, MatchName(r.name), "p=4")
+			i := regionRow(res, classify.MatchName(r.name), "p=4")
 			if i < 0 || res.Table("regions").Text("category", i) != r.cat || res.Table("regions").Text("sub", i) != r.sub {
 				t.Errorf("%s: regions row of %s", agg, r.name)
 			}
@@ -418,7 +419,7 @@ func TestEverySubCategory(t *testing.T) {
 			}
 		}
 		// Rows exist only for sub-categories with regions.
-		if hasRow(res, "data movement", "other") || hasRow(res, "synchronization", DefaultSub) {
+		if hasRow(res, "data movement", "other") || hasRow(res, "synchronization", classify.DefaultSub) {
 			t.Error("unexpected empty sub-category rows")
 		}
 	}
@@ -452,9 +453,9 @@ func TestOpenMPThreads(t *testing.T) {
 		cat, sub string
 		want     float64
 	}{
-		{"control of parallelism", SubOMPForkJoin, 12},
-		{"synchronization", SubOMPBarrier, 5},
-		{"synchronization", SubOMPCritical, 2},
+		{"control of parallelism", classify.SubOMPForkJoin, 12},
+		{"synchronization", classify.SubOMPBarrier, 5},
+		{"synchronization", classify.SubOMPCritical, 2},
 		{"synchronization", "", 7},
 		{"unidentified", "", 0},
 		{"loss of parallelism", SubUnparallelized, 30},
@@ -563,7 +564,7 @@ func TestRegionAndCategoryViews(t *testing.T) {
 	for i := 0; i < ct.NumRows(); i++ {
 		k := ct.Text("category", i) + "|" + ct.Text("experiment", i)
 		if _, ok := first[k]; !ok {
-			first[k] = MatchName(ct.Text("region", i))
+			first[k] = classify.MatchName(ct.Text("region", i))
 		}
 	}
 	for k, v := range map[string]string{
@@ -575,14 +576,14 @@ func TestRegionAndCategoryViews(t *testing.T) {
 		}
 	}
 	// The regions table with all regions lists the largest overhead first.
-	if MatchName(res.Table("regions").Text("region", 0)) != "replicated_part" {
+	if classify.MatchName(res.Table("regions").Text("region", 0)) != "replicated_part" {
 		t.Errorf("first region %q", res.Table("regions").Text("region", 0))
 	}
 }
 
 func TestRulesFileChangesTable(t *testing.T) {
 	trials, p := pair(t)
-	rules, err := LoadRules("../testdata/rules/waitall_as_p2p.rules")
+	rules, err := classify.LoadRules("../testdata/rules/waitall_as_p2p.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -599,12 +600,12 @@ func TestRulesFileChangesTable(t *testing.T) {
 	for _, c := range []struct {
 		cat, sub string
 		want     float64
-	}{{"data movement", "", 30.75}, {"data movement", SubMPIPointToPoint, 25.75}, {"synchronization", "", 0}, {"loss of parallelism", "", 155}} {
+	}{{"data movement", "", 30.75}, {"data movement", classify.SubMPIPointToPoint, 25.75}, {"synchronization", "", 0}, {"loss of parallelism", "", 155}} {
 		if got := cell(t, res, c.cat, c.sub, "p4"); got != c.want {
 			t.Errorf("%s / %s = %v, want %v", c.cat, c.sub, got, c.want)
 		}
 	}
-	if hasRow(res, "synchronization", SubMPIWaitTest) {
+	if hasRow(res, "synchronization", classify.SubMPIWaitTest) {
 		t.Error("MPI wait/test row should be gone")
 	}
 	if i := regionRow(res, "MPI_Waitall()", "p=4"); res.Table("regions").Text("category", i) != "data movement" ||
@@ -613,7 +614,7 @@ func TestRulesFileChangesTable(t *testing.T) {
 	}
 	// The file also removes the unit-identification rule: MPI_Comm_rank
 	// falls to the MPI management rule.
-	if got := cell(t, res, "control of parallelism", SubMPIManagement, "p4"); got != 1 {
+	if got := cell(t, res, "control of parallelism", classify.SubMPIManagement, "p4"); got != 1 {
 		t.Errorf("management = %v, want 1", got)
 	}
 	if got := cell(t, res, "additional computation", "", "p4"); got != 0 {
@@ -627,7 +628,7 @@ func TestRulesFileChangesTable(t *testing.T) {
 func TestAnalyzeErrors(t *testing.T) {
 	trials, p := pair(t)
 	b := 5
-	badRule := Rule{ID: "x", Match: "/(/", Category: DataMovement}
+	badRule := classify.Rule{ID: "x", Match: "/(/", Category: DataMovement}
 	for _, c := range []struct {
 		name string
 		p    []float64
@@ -649,7 +650,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"category computed", p, Options{Category: "unidentified"}, "has no regions to rank"},
 		{"threshold", p, Options{ReplicatedThreshold: 2}, "replicated threshold 2"},
 		{"top", p, Options{Top: -1}, "top -1"},
-		{"rule", p, Options{Rules: []Rule{badRule}}, "bad regular expression"},
+		{"rule", p, Options{Rules: []classify.Rule{badRule}}, "bad regular expression"},
 	} {
 		_, err := Analyze(trials, c.p, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

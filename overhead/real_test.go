@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"sort"
 	"strings"
@@ -125,7 +126,7 @@ func TestEastSeries(t *testing.T) {
 		for i := 0; i < rt.NumRows(); i++ {
 			name := rt.Text("region", i)
 			if strings.HasPrefix(name, "MPI_") != (rt.Text("category", i) == string(ControlOfParallelism)) ||
-				strings.HasPrefix(name, "MPI_") && rt.Text("sub", i) != SubMPIInitFinalize {
+				strings.HasPrefix(name, "MPI_") && rt.Text("sub", i) != classify.SubMPIInitFinalize {
 				t.Errorf("%s %s: %s / %s", name, rt.Text("experiment", i), rt.Text("category", i), rt.Text("sub", i))
 			}
 		}
@@ -164,7 +165,7 @@ func TestEastSeries(t *testing.T) {
 // synchronization.
 func TestEastRulesFile(t *testing.T) {
 	trials, p := eastSeries(t)
-	rules, err := LoadRules("../testdata/rules/reclassify_finalize.rules")
+	rules, err := classify.LoadRules("../testdata/rules/reclassify_finalize.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestEastRulesFile(t *testing.T) {
 		if got := cell(t, res, "control of parallelism", "MPI init", c); got != rt.Num("time", ini) {
 			t.Errorf("%s: control %v, MPI_Init %v", label, got, rt.Num("time", ini))
 		}
-		if hasRow(res, "control of parallelism", SubMPIInitFinalize) {
+		if hasRow(res, "control of parallelism", classify.SubMPIInitFinalize) {
 			t.Error("the MPI init/finalize row should be gone")
 		}
 		// Loss of parallelism and T_o do not depend on the MPI rules.
@@ -211,17 +212,17 @@ func TestCPIMPI(t *testing.T) {
 	}
 	checkExact(t, res)
 	want := map[string][2]string{
-		"MPI_Init()":               {"control of parallelism", SubMPIInitFinalize},
-		"MPI_Finalize()":           {"control of parallelism", SubMPIInitFinalize},
-		"MPI_Comm_size()":          {"additional computation", SubUnitID},
-		"MPI_Comm_rank()":          {"additional computation", SubUnitID},
-		"MPI_Get_processor_name()": {"additional computation", SubUnitID},
-		"MPI_Bcast()":              {"data movement", SubMPICollective},
-		"MPI_Reduce()":             {"data movement", SubMPICollective},
-		"MPI_File_open()":          {"data movement", SubMPIIO},
-		"MPI_Info_create()":        {"control of parallelism", SubMPIOther},
-		"MPI_Info_free()":          {"control of parallelism", SubMPIOther},
-		"MPI_Comm_get_attr()":      {"control of parallelism", SubMPIManagement},
+		"MPI_Init()":               {"control of parallelism", classify.SubMPIInitFinalize},
+		"MPI_Finalize()":           {"control of parallelism", classify.SubMPIInitFinalize},
+		"MPI_Comm_size()":          {"additional computation", classify.SubUnitID},
+		"MPI_Comm_rank()":          {"additional computation", classify.SubUnitID},
+		"MPI_Get_processor_name()": {"additional computation", classify.SubUnitID},
+		"MPI_Bcast()":              {"data movement", classify.SubMPICollective},
+		"MPI_Reduce()":             {"data movement", classify.SubMPICollective},
+		"MPI_File_open()":          {"data movement", classify.SubMPIIO},
+		"MPI_Info_create()":        {"control of parallelism", classify.SubMPIOther},
+		"MPI_Info_free()":          {"control of parallelism", classify.SubMPIOther},
+		"MPI_Comm_get_attr()":      {"control of parallelism", classify.SubMPIManagement},
 	}
 	rt := res.Table("regions")
 	seen := map[string]bool{}
@@ -255,21 +256,21 @@ func TestWorkflowMPI(t *testing.T) {
 	}
 	checkExact(t, res)
 	want := map[string][2]string{
-		"MPI_Send()":        {"data movement", SubMPIPointToPoint},
-		"MPI_Isend()":       {"data movement", SubMPIPointToPoint},
-		"MPI_Irecv()":       {"data movement", SubMPIPointToPoint},
-		"MPI_Allreduce()":   {"data movement", SubMPICollective},
-		"MPI_Allgather()":   {"data movement", SubMPICollective},
-		"MPI_Alltoallv()":   {"data movement", SubMPICollective},
-		"MPI_Gather()":      {"data movement", SubMPICollective},
-		"MPI_Barrier()":     {"synchronization", SubMPIBarrier},
-		"MPI_Wait()":        {"synchronization", SubMPIWaitTest},
-		"MPI_Waitall()":     {"synchronization", SubMPIWaitTest},
-		"MPI_Cart_create()": {"control of parallelism", SubMPIManagement},
-		"MPI_Cart_sub()":    {"control of parallelism", SubMPIManagement},
-		"MPI_Comm_dup()":    {"control of parallelism", SubMPIManagement},
-		"ADIOS write":       {"data movement", SubIOLibrary},
-		"ADIOS open":        {"data movement", SubIOLibrary},
+		"MPI_Send()":        {"data movement", classify.SubMPIPointToPoint},
+		"MPI_Isend()":       {"data movement", classify.SubMPIPointToPoint},
+		"MPI_Irecv()":       {"data movement", classify.SubMPIPointToPoint},
+		"MPI_Allreduce()":   {"data movement", classify.SubMPICollective},
+		"MPI_Allgather()":   {"data movement", classify.SubMPICollective},
+		"MPI_Alltoallv()":   {"data movement", classify.SubMPICollective},
+		"MPI_Gather()":      {"data movement", classify.SubMPICollective},
+		"MPI_Barrier()":     {"synchronization", classify.SubMPIBarrier},
+		"MPI_Wait()":        {"synchronization", classify.SubMPIWaitTest},
+		"MPI_Waitall()":     {"synchronization", classify.SubMPIWaitTest},
+		"MPI_Cart_create()": {"control of parallelism", classify.SubMPIManagement},
+		"MPI_Cart_sub()":    {"control of parallelism", classify.SubMPIManagement},
+		"MPI_Comm_dup()":    {"control of parallelism", classify.SubMPIManagement},
+		"ADIOS write":       {"data movement", classify.SubIOLibrary},
+		"ADIOS open":        {"data movement", classify.SubIOLibrary},
 	}
 	rt := res.Table("regions")
 	for name, w := range want {
@@ -339,17 +340,17 @@ func TestOpenMPReal(t *testing.T) {
 	rt := res.Table("regions")
 	kinds := map[string]int{}
 	for i := 0; i < rt.NumRows(); i++ {
-		short := MatchName(rt.Text("region", i))
+		short := classify.MatchName(rt.Text("region", i))
 		var want string
 		switch {
 		case strings.Contains(short, "(barrier enter/exit)"):
-			want = string(Synchronization) + "/" + SubOMPBarrier
+			want = string(Synchronization) + "/" + classify.SubOMPBarrier
 		case strings.Contains(short, "(parallel fork/join)"):
-			want = string(ControlOfParallelism) + "/" + SubOMPForkJoin
+			want = string(ControlOfParallelism) + "/" + classify.SubOMPForkJoin
 		case strings.Contains(short, "(loop body)"), strings.Contains(short, "(parallel begin/end)"):
-			want = string(Computation) + "/" + SubOMPConstructBody
+			want = string(Computation) + "/" + classify.SubOMPConstructBody
 		case strings.HasPrefix(short, "MPI_"):
-			want = string(ControlOfParallelism) + "/" + SubMPIInitFinalize
+			want = string(ControlOfParallelism) + "/" + classify.SubMPIInitFinalize
 		default:
 			want = string(Computation) + "/"
 		}
@@ -358,7 +359,7 @@ func TestOpenMPReal(t *testing.T) {
 			t.Errorf("%s: %s, want %s", short, got, want)
 		}
 	}
-	if kinds[string(Synchronization)+"/"+SubOMPBarrier] == 0 || kinds[string(ControlOfParallelism)+"/"+SubOMPForkJoin] == 0 {
+	if kinds[string(Synchronization)+"/"+classify.SubOMPBarrier] == 0 || kinds[string(ControlOfParallelism)+"/"+classify.SubOMPForkJoin] == 0 {
 		t.Errorf("kinds %v", kinds)
 	}
 	logTable(t, res.Table("experiments"))

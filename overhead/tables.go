@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"sort"
 	"strconv"
@@ -81,10 +82,10 @@ func orAll(s string) string {
 
 // rulesFingerprint is "default" for the default rules, otherwise "custom "
 // and a SHA-256 prefix of the rules file WriteRules makes of them.
-func rulesFingerprint(rules []Rule) string {
+func rulesFingerprint(rules []classify.Rule) string {
 	var a, b strings.Builder
-	_ = WriteRules(&a, rules)
-	_ = WriteRules(&b, defaultRules)
+	_ = classify.WriteRules(&a, rules)
+	_ = classify.WriteRules(&b, classify.Default())
 	if a.String() == b.String() {
 		return "default"
 	}

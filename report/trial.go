@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"math"
 	"sort"
 
@@ -69,7 +70,7 @@ func summaryCharts(res *analysis.Result) []Chart {
 		return nil
 	}
 	var cols []string
-	for _, c := range []string{analysis.ClassComputation, analysis.ClassMPI, analysis.ClassOpenMP, analysis.ClassIO, analysis.ClassOther} {
+	for _, c := range classify.SummedClasses() {
 		if t.Col(c) != nil {
 			cols = append(cols, c)
 		}

@@ -43,7 +43,7 @@ if [ "$#" -eq 0 ] && [ "$fuzzexecs" != "0" ]; then
   for target in ./drg/profile:FuzzParse ./drg/ppk:FuzzDecode ./drg/snapshot:FuzzDecode \
       ./drg/caliper:FuzzDecode ./drg/gprof:FuzzDecode \
       ./drg/hpctoolkit:FuzzDatabase ./drg/cube:FuzzCubex \
-      ./metrics:FuzzCompile ./overhead:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
+      ./metrics:FuzzCompile ./classify:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
     echo "test: fuzzing ${target#*:} in ${target%%:*} for $fuzzexecs inputs" >&2
     go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -parallel 1 "${target%%:*}"
   done

@@ -190,8 +190,9 @@ func resultTable(t *analysis.Table, precise bool) table {
 func (a *app) imbalanceCmd() *cobra.Command {
 	var f analysisFlags
 	var opt analysis.ImbalanceOptions
+	var rules rulesFlag
 	cmd := &cobra.Command{
-		Use:   "imbalance [--trial T] [--metric M] [--inclusive] [--callpath]",
+		Use:   "imbalance [--trial T] [--metric M] [--inclusive] [--callpath] [--rules FILE]",
 		Short: "Load imbalance per region: balance, severity, time balancing could save",
 		Long: `imbalance lists, per region (flat view; --callpath: per call-graph node), the
 distribution of its exclusive value (--inclusive: inclusive) over the threads
@@ -206,13 +207,19 @@ that executed it (n of them):
   min_thread, max_thread   the threads (N.C.T) at the extremes
 
 sorted by max − mean, and per thread the split of the main region's time
-into computation, MPI and OpenMP (as PerfExplorer's load-imbalance
-operation). Values are in the metric's unit (microseconds for time).`,
+into computation, MPI, OpenMP, I/O and other (as PerfExplorer's
+load-imbalance operation; regions are classified by the rules overhead and
+summary use, --rules FILE changes them: docs/rules.md). Values are in the
+metric's unit (microseconds for time).`,
 		Example: `  taudb-analyze imbalance --trial cpi-4
   taudb-analyze imbalance --trial 3 --inclusive --callpath --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Metric = f.metric
+			var err error
+			if opt.Rules, err = rules.load(); err != nil {
+				return err
+			}
 			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
 				return analysis.Imbalance(ts[0], opt)
 			})
@@ -221,6 +228,7 @@ operation). Values are in the metric's unit (microseconds for time).`,
 	f.register(cmd)
 	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values (default exclusive)")
 	cmd.Flags().BoolVar(&opt.Callpath, "callpath", false, "one row per call-graph node (tree view) instead of per region")
+	rules.register(cmd)
 	return cmd
 }
 
@@ -262,18 +270,25 @@ share included, summing to 100% (SCALEA's "sub-regions of MAIN").`,
 func (a *app) summaryCmd() *cobra.Command {
 	var f analysisFlags
 	var opt analysis.SummaryOptions
+	var rules rulesFlag
 	cmd := &cobra.Command{
-		Use:   "summary [--trial T] [--by node|process|thread] [--node NAME]",
+		Use:   "summary [--trial T] [--by node|process|thread] [--node NAME] [--rules FILE]",
 		Short: "Execution summary: time per node, process or thread broken into MPI, OpenMP, I/O, computation",
 		Long: `summary breaks the time of each computational node (--by node: machine, from
 the threads' host metadata), process (TAU node rank) or thread into groups:
 computation, MPI, OpenMP, I/O and other (exclusive values of the flat view
 summed per group), and gives min, mean and max across the members of the
-level (SCALEA's execution summary). --node NAME drills into one machine.`,
+level (SCALEA's execution summary). --node NAME drills into one machine.
+Regions are classified by the rules overhead and imbalance use (MPI-IO is
+I/O); --rules FILE changes them (docs/rules.md).`,
 		Example: `  taudb-analyze summary --trial cpi-4 --by process`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Metric = f.metric
+			var err error
+			if opt.Rules, err = rules.load(); err != nil {
+				return err
+			}
 			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
 				return analysis.Summary(ts[0], opt)
 			})
@@ -282,6 +297,7 @@ level (SCALEA's execution summary). --node NAME drills into one machine.`,
 	f.register(cmd)
 	cmd.Flags().StringVar(&opt.By, "by", "node", "level: node (machine), process or thread")
 	cmd.Flags().StringVar(&opt.Node, "node", "", "restrict to one computational node (machine)")
+	rules.register(cmd)
 	return cmd
 }
 

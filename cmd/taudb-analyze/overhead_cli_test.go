@@ -76,10 +76,10 @@ func TestOverheadOfTheRealSeries(t *testing.T) {
 	if control <= 0 || sync != 0 {
 		t.Errorf("p=8: control %v, synchronization %v", control, sync)
 	}
-	rules := filepath.Join(realdata.Root(), "testdata", "rules", "reclassify_finalize.rules")
+	rules := filepath.Join(realdata.Root(), "testdata", "rules", "reclassify_finalize.yaml")
 	d2 := run("--rules", rules, "--no-save")
 	if ctl(d2, "synchronization") <= 0 || ctl(d2, "control of parallelism") >= control {
 		t.Errorf("with the rules file: synchronization %v, control %v (before %v)", ctl(d2, "synchronization"), ctl(d2, "control of parallelism"), control)
 	}
-	fails(t, 1, "err_unknown_key.rules:", append(db, "overhead", "--where", "true", "--rules", filepath.Join(realdata.Root(), "testdata", "rules", "err_unknown_key.rules"))...)
+	fails(t, 1, "err_unknown_key.yaml:", append(db, "overhead", "--where", "true", "--rules", filepath.Join(realdata.Root(), "testdata", "rules", "err_unknown_key.yaml"))...)
 }

@@ -10,7 +10,8 @@ import (
 func (a *app) overheadCmd() *cobra.Command {
 	var f seriesFlags
 	var opt overhead.Options
-	var baseline, rules string
+	var baseline string
+	var rules rulesFlag
 	var showRules bool
 	cmd := &cobra.Command{
 		Use:   "overhead --trials T1,T2,... | --where EXPR [--baseline T] [--rules FILE] [--region R | --category C]",
@@ -28,8 +29,25 @@ outside MPI and the other rule categories, so that the baseline's own MPI
 time is not counted as work; --sequential-time gives T_s. Experiments are
 listed in increasing p. The regions are classified by rules on their names
 and TAU groups into data movement, synchronization, control of parallelism
-and additional computation (--rules FILE adds, overrides or removes rules;
---list-rules prints them). Loss of parallelism comes from computation
+and additional computation; the same rules give imbalance, summary and
+multiset their classes (MPI-IO is data movement here and I/O there).
+--rules FILE, a YAML file, adds, overrides or removes rules; --list-rules
+prints them in matching order (the first match wins):
+
+  rules:
+    - id: waitall-p2p          # add a rule ahead of the defaults
+      match: MPI_Waitall       # exact, prefix "MPI_File_*" or /regexp/
+      group: MPI               # optional TAU group (or /regexp/)
+      category: data movement  # or synchronization, control of
+                               # parallelism, additional computation,
+                               # computation
+      sub: MPI point-to-point
+      class: mpi               # computation, mpi, openmp, io, other,
+                               # sampled (required unless computation)
+    - action: remove           # or override (keys given replace)
+      id: unit-identification-mpi
+
+Errors name the file and line; docs/rules.md has the whole format. Loss of parallelism comes from computation
 regions run by q < p processes, λ = S/q − S/p (S their total time), paid
 out of the synchronization time the other processes spent waiting for
 them, and from code replicated on every process, paid out of the work in
@@ -47,16 +65,13 @@ restrictable to a process N or a thread N.C.T (--restrict).
 
 ` + whereHelp,
 		Example: `  taudb-analyze overhead --trials mm-1,mm-2,mm-4,mm-8
-  taudb-analyze overhead --where 'application == "matmult"' --rules site.rules --category "data movement"`,
+  taudb-analyze overhead --where 'application == "matmult"' --rules site.yaml --category "data movement"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if showRules {
-				rs := overhead.DefaultRules()
-				if rules != "" {
-					var err error
-					if rs, err = overhead.LoadRules(rules); err != nil {
-						return err
-					}
+				rs, err := rules.list()
+				if err != nil {
+					return err
 				}
 				rt := overhead.RulesTable(rs)
 				tb := resultTable(&rt, true)
@@ -65,12 +80,9 @@ restrictable to a process N or a thread N.C.T (--restrict).
 				}
 				return tb.writeText(a.out)
 			}
-			if rules != "" {
-				rs, err := overhead.LoadRules(rules)
-				if err != nil {
-					return err
-				}
-				opt.Rules = rs
+			var err error
+			if opt.Rules, err = rules.load(); err != nil {
+				return err
 			}
 			opt.Metric, opt.Aggregate = f.metric, f.aggregate
 			return a.runTrials(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
@@ -101,7 +113,7 @@ restrictable to a process N or a thread N.C.T (--restrict).
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "the baseline trial's name (default: p = 1, else the smallest p)")
 	cmd.Flags().Float64Var(&opt.SequentialTime, "sequential-time", 0, "the sequential time T_s in µs (overrides the baseline)")
-	cmd.Flags().StringVar(&rules, "rules", "", "a rules file that adds, overrides or removes classification rules")
+	rules.register(cmd)
 	cmd.Flags().BoolVar(&showRules, "list-rules", false, "print the classification rules (with --rules applied) and exit")
 	cmd.Flags().StringVar(&opt.Region, "region", "", "region-to-overhead for this region only")
 	cmd.Flags().StringVar(&opt.Category, "category", "", "overhead-to-region for this category only")

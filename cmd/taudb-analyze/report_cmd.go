@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,7 @@ type reportFlags struct {
 	analyses string
 	metric   string
 	title    string
+	rules    rulesFlag
 }
 
 func (a *app) reportCmd() *cobra.Command {
@@ -50,7 +52,8 @@ chart library (Apache ECharts) is written into DIR/assets.
 The results are the stored ones named by --results (ids, see "taudb-analyze
 results"), or analyses run now with their default options (--metric aside)
 on --trial T, or on the trials of --trials/--where (single-trial analyses
-then run once per trial). --analyses lists them:
+then run once per trial; --rules FILE changes the classification of
+regions for imbalance, summary and overhead alike). --analyses lists them:
 
   single-trial: ` + strings.Join(reportSingle, ", ") + `
   multi-trial:  ` + strings.Join(reportMulti, ", ") + ` (compare needs exactly two trials)
@@ -74,6 +77,7 @@ made now are not stored. The index path is printed at the end.
 	cmd.Flags().StringVar(&f.analyses, "analyses", "", "analyses to run now, comma-separated (see above)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().StringVar(&f.title, "title", "", "the index page's title")
+	f.rules.register(cmd)
 	return cmd
 }
 
@@ -171,6 +175,10 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 			}
 		}
 	}
+	rules, err := f.rules.load()
+	if err != nil {
+		return nil, err
+	}
 	names := splitList(f.analyses)
 	if len(names) == 0 {
 		names = []string{"imbalance", "regions"}
@@ -185,14 +193,14 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 		if single(name) {
 			for _, t := range trials {
 				var r *analysis.Result
-				if r, err = runSingle(name, t, f.metric); err != nil {
+				if r, err = runSingle(name, t, f.metric, rules); err != nil {
 					break
 				}
 				rs = append(rs, r)
 			}
 		} else {
 			var r *analysis.Result
-			if r, err = runMulti(name, trials, f.metric); err == nil {
+			if r, err = runMulti(name, trials, f.metric, rules); err == nil {
 				rs = append(rs, r)
 			}
 		}
@@ -226,25 +234,27 @@ func single(name string) bool {
 	return false
 }
 
-// runSingle runs a single-trial analysis with default options.
-func runSingle(name string, t *drg.Trial, metric string) (*analysis.Result, error) {
+// runSingle runs a single-trial analysis with default options (rules nil:
+// the default classification).
+func runSingle(name string, t *drg.Trial, metric string, rules []classify.Rule) (*analysis.Result, error) {
 	switch name {
 	case "imbalance":
-		return analysis.Imbalance(t, analysis.ImbalanceOptions{Metric: metric})
+		return analysis.Imbalance(t, analysis.ImbalanceOptions{Metric: metric, Rules: rules})
 	case "regions":
 		return analysis.Regions(t, analysis.RegionsOptions{Metric: metric})
 	case "summary":
-		return analysis.Summary(t, analysis.SummaryOptions{Metric: metric})
+		return analysis.Summary(t, analysis.SummaryOptions{Metric: metric, Rules: rules})
 	case "correlate":
 		return analysis.Correlate(t, analysis.CorrelateOptions{Metric: metric})
 	}
 	return nil, usagef("--analyses: unknown analysis %q", name)
 }
 
-// runMulti runs a multi-trial analysis with default options.
-func runMulti(name string, ts []*drg.Trial, metric string) (*analysis.Result, error) {
+// runMulti runs a multi-trial analysis with default options (rules nil:
+// the default classification).
+func runMulti(name string, ts []*drg.Trial, metric string, rules []classify.Rule) (*analysis.Result, error) {
 	series := func() (analysis.Series, error) { return analysis.NewSeries(ts, "", "") }
-	sopt := analysis.SeriesOptions{Metric: metric, Aggregate: "max"}
+	sopt := analysis.SeriesOptions{Metric: metric, Aggregate: "max", Rules: rules}
 	switch name {
 	case "compare":
 		if len(ts) != 2 {
@@ -268,7 +278,7 @@ func runMulti(name string, ts []*drg.Trial, metric string) (*analysis.Result, er
 		if err != nil {
 			return nil, err
 		}
-		return overhead.Analyze(ts, s.Ps(), overhead.Options{Metric: metric, Aggregate: "max", Unit: "process"})
+		return overhead.Analyze(ts, s.Ps(), overhead.Options{Metric: metric, Aggregate: "max", Unit: "process", Rules: rules})
 	case "cluster":
 		opt := cluster.Options{Method: "kmeans", MaxK: 10, AutoK: "silhouette",
 			Normalization: "none", Reduction: "none", X: 1, Seed: 1, Restarts: 10, MinPts: 4}

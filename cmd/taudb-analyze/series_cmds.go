@@ -238,6 +238,7 @@ of processes that ran them.
 func (a *app) multisetCmd() *cobra.Command {
 	var f seriesFlags
 	var opt analysis.MultiSetOptions
+	var rules rulesFlag
 	cmd := &cobra.Command{
 		Use:   "multiset --by KEY --trials ... | --where EXPR",
 		Short: "Experiments grouped into sets by a metadata property, one series per set",
@@ -250,7 +251,9 @@ same everywhere it is a parameter study across the property (which must be
 a number): x is its value, and speedup is T at the smallest x over T at x.
 Table "split" gives every experiment's time by class (computation, MPI,
 OpenMP, I/O, other; mean over the threads) and each class's share, as
-PerfExplorer's power-cap study shows how a cap moves time between them.
+PerfExplorer's power-cap study shows how a cap moves time between them
+(--rules FILE changes the classification as for overhead, imbalance and
+summary: docs/rules.md).
 
 ` + whereHelp,
 		Example: `  taudb-analyze multiset --by "Problem Size" --where 'application == "lulesh"'
@@ -262,11 +265,16 @@ PerfExplorer's power-cap study shows how a cap moves time between them.
 				return usagef("multiset needs --by KEY")
 			}
 			opt.SeriesOptions = f.options()
+			var err error
+			if opt.Rules, err = rules.load(); err != nil {
+				return err
+			}
 			return a.runSeries(cmd, &f, 2, func(s analysis.Series) (*analysis.Result, error) { return analysis.MultiSet(s, f.by, opt) })
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&f.by, "by", "", "metadata property (meta:KEY) or trial field (experiment, application, trial) that defines the sets")
 	cmd.Flags().BoolVar(&opt.Weak, "weak", false, "weak scaling within each set")
+	rules.register(cmd)
 	return cmd
 }

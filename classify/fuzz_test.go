@@ -1,10 +1,10 @@
-package overhead
+package classify
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,30 +16,28 @@ import (
 // must give rules that classify without panicking and that survive a
 // WriteRules/ParseRules round trip unchanged.
 func FuzzRules(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", "*.rules"))
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "rules", "*.yaml"))
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(b)
 		}
 	}
 	var b bytes.Buffer
-	_ = WriteRules(&b, DefaultRules())
+	_ = WriteRules(&b, Default())
 	f.Add(b.Bytes())
-	f.Add([]byte("[[rule]]\naction = override\nid = mpi-p2p\ncategory = 'synchronization' # x\n"))
-	f.Add([]byte("[[rule]]\nmatch = \"a\\u00e9\\\"\"\ngroup = 'MPI'\ncategory = computation\n[[rule]]\naction=remove\nid=omp-flush\n"))
-	f.Add([]byte("[[rule]]\nmatch = '/(?i)^x+$/'\ncategory = \"additional computation\"\nsub = \"s\"\n"))
+	f.Add([]byte("rules:\n- action: override\n  id: mpi-p2p\n  category: 'synchronization' # x\n"))
+	f.Add([]byte("rules:\n- {match: \"a\\u00e9\", group: /MPI/, category: computation}\n- {action: remove, id: omp-flush}\n"))
+	f.Add([]byte("rules:\n- match: '/(?i)^x+$/'\n  category: additional computation\n  sub: s\n  class: io\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rules, err := ParseRules(bytes.NewReader(data), "fuzz.rules", DefaultRules())
+		rules, err := ParseRules(bytes.NewReader(data), "fuzz.yaml", Default())
 		if err != nil {
 			msg := err.Error()
-			rest, ok := strings.CutPrefix(msg, "fuzz.rules:")
-			if !ok {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "fuzz.yaml" || !strings.HasPrefix(msg, "fuzz.yaml:") {
 				t.Fatalf("error without the file name: %v", err)
 			}
-			n, _, ok := strings.Cut(rest, ":")
-			line, convErr := strconv.Atoi(n)
-			if !ok || convErr != nil || line < 1 || line > bytes.Count(data, []byte("\n"))+1 {
-				t.Fatalf("error without a valid line: %v", err)
+			if e.Line < 0 || e.Line > bytes.Count(data, []byte("\n"))+1 {
+				t.Fatalf("error with a line outside the file: %v", err)
 			}
 			return
 		}
@@ -55,7 +53,7 @@ func FuzzRules(f *testing.F) {
 		// here would slow the fuzzer down tenfold).
 		var mine []Rule
 		for _, r := range rules {
-			if strings.HasPrefix(r.Source, "fuzz.rules:") {
+			if strings.HasPrefix(r.Source, "fuzz.yaml:") {
 				mine = append(mine, r)
 			}
 		}
@@ -63,7 +61,7 @@ func FuzzRules(f *testing.F) {
 		if err := WriteRules(&out, mine); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ParseRules(&out, "w.rules", nil)
+		back, err := ParseRules(&out, "w.yaml", nil)
 		if err != nil {
 			t.Fatalf("written rules do not parse: %v\n%s", err, out.String())
 		}

@@ -1,9 +1,6 @@
-package overhead
+package classify
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +11,21 @@ import (
 // parsed).
 func region(t testing.TB, name, groups string) drg.Region {
 	t.Helper()
-	tr := build(t, "x", procs(1), []rec{{name: name, excl: 1, incl: 1, groups: groups}})
+	b, err := drg.NewBuilder([]drg.ThreadID{{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Metric("TIME")
+	n := b.Node(name)
+	if groups != "" {
+		b.SetGroups(n, groups)
+	}
+	b.AddCalls(n, 0, 1, 0)
+	b.AddValues(n, 0, m, 1, 1)
+	tr, err := b.Finish("x", drg.Source{Format: "profile"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return tr.Regions[0]
 }
 
@@ -175,7 +186,7 @@ func TestDefaultRulesClassify(t *testing.T) {
 		{"OpenMP_BARRIER_helper_of_mine", "", "computation", ""},
 	} {
 		reg := region(t, c.name, c.groups)
-		r, ok := Classify(DefaultRules(), &reg)
+		r, ok := Classify(Default(), &reg)
 		got, sub := "computation", ""
 		if ok {
 			got, sub = string(r.Category), r.Sub
@@ -188,7 +199,7 @@ func TestDefaultRulesClassify(t *testing.T) {
 
 func TestDefaultRulesWellFormed(t *testing.T) {
 	ids := map[string]bool{}
-	for i, r := range DefaultRules() {
+	for i, r := range Default() {
 		if r.ID == "" || ids[r.ID] {
 			t.Errorf("rule %d: id %q missing or repeated", i+1, r.ID)
 		}
@@ -201,14 +212,15 @@ func TestDefaultRulesWellFormed(t *testing.T) {
 		}
 	}
 	// DefaultRules hands out copies.
-	a := DefaultRules()
+	a := Default()
 	a[0].Category = DataMovement
-	if DefaultRules()[0].Category != Computation {
+	if Default()[0].Category != Computation {
 		t.Error("DefaultRules returned shared storage")
 	}
-	tb := RulesTable(DefaultRules())
-	if err := tb.Validate(); err != nil || tb.NumRows() != len(a) || tb.Text("id", 0) != "omp-body-opari" || tb.Num("order", 0) != 1 {
-		t.Errorf("rules table: %v, %d rows", err, tb.NumRows())
+	for _, r := range Default() {
+		if _, err := ParseClass(r.Class); err != nil {
+			t.Errorf("rule %s: %v", r.ID, err)
+		}
 	}
 }
 
@@ -240,7 +252,7 @@ func TestRuleMatchForms(t *testing.T) {
 		{"for (barrier*", "", &omp, true},
 		{"*", "", &omp, true},
 	} {
-		r, err := NewRule("", c.match, c.group, Synchronization, "", "")
+		r, err := NewRule("", c.match, c.group, Synchronization, "", ClassMPI, "")
 		if err != nil {
 			t.Errorf("%q: %v", c.match, err)
 			continue
@@ -249,7 +261,7 @@ func TestRuleMatchForms(t *testing.T) {
 			t.Errorf("match %q group %q on %q: %v, want %v", c.match, c.group, c.reg.Name, got, c.want)
 		}
 		// A rule literal (not compiled) matches the same way.
-		lit := Rule{Match: c.match, Group: c.group, Category: Synchronization}
+		lit := Rule{Match: c.match, Group: c.group, Category: Synchronization, Class: ClassMPI}
 		if got := lit.Matches(c.reg); got != c.want {
 			t.Errorf("literal rule %q: %v, want %v", c.match, got, c.want)
 		}
@@ -265,11 +277,11 @@ func TestRuleMatchForms(t *testing.T) {
 		{"x", "", LossOfParallelism, "computed by the analysis"},
 		{"x", "", "waiting", "unknown category"},
 	} {
-		if _, err := NewRule("", c.match, c.group, c.cat, "", ""); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := NewRule("", c.match, c.group, c.cat, "", ClassMPI, ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewRule(%q, %q, %q): %v, want %q", c.match, c.group, c.cat, err, c.want)
 		}
 	}
-	r, _ := NewRule("", "x", "", "Data_Movement", "", "")
+	r, _ := NewRule("", "x", "", "Data_Movement", "", ClassMPI, "")
 	if r.Category != DataMovement || r.Sub != DefaultSub {
 		t.Errorf("normalized rule %+v", r)
 	}
@@ -292,199 +304,6 @@ func TestMatchName(t *testing.T) {
 	}
 }
 
-func TestParseRules(t *testing.T) {
-	rules, err := LoadRules("../testdata/rules/waitall_as_p2p.rules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := DefaultRules()
-	if len(rules) != len(def) {
-		t.Fatalf("%d rules, want %d (one added, one removed)", len(rules), len(def))
-	}
-	r := rules[0]
-	if r.ID != "waitall-p2p" || r.Match != "MPI_Waitall" || r.Group != "MPI" || r.Category != DataMovement ||
-		r.Sub != SubMPIPointToPoint || r.Note != "Waitall completes the halo exchange" ||
-		r.Source != "../testdata/rules/waitall_as_p2p.rules:6" {
-		t.Errorf("added rule %+v", r)
-	}
-	for _, x := range rules {
-		if x.ID == "unit-identification-mpi" {
-			t.Error("removed rule still present")
-		}
-	}
-	// Override in place, keeping the position; match replaced by id.
-	rules, err = LoadRules("../testdata/rules/reclassify_finalize.rules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pos int
-	for i, x := range rules {
-		if x.ID == "mpi-init-finalize" {
-			pos = i
-			if x.Match != "/^MPI_(Init|Init_thread)$/" || x.Sub != "MPI init" || x.Category != ControlOfParallelism ||
-				!strings.HasSuffix(x.Source, "reclassify_finalize.rules:2") {
-				t.Errorf("overridden rule %+v", x)
-			}
-		}
-	}
-	if pos != 1+indexOf(def, "mpi-init-finalize") {
-		t.Errorf("overridden rule at %d", pos)
-	}
-	fin := region(t, "MPI_Finalize()", "MPI")
-	if c, _ := Classify(rules, &fin); c.ID != "finalize-wait" || c.Category != Synchronization {
-		t.Errorf("MPI_Finalize: %+v", c)
-	}
-	// Override by match and group (no id), changing the category: the old
-	// sub is dropped.
-	src := "[[rule]]\naction = 'override'\nmatch = 'MPI_*'\ncategory = 'synchronization'\n"
-	rules, err = ParseRules(strings.NewReader(src), "x.rules", def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := rules[indexOf(def, "mpi-other-name")]
-	if x.Category != Synchronization || x.Sub != DefaultSub || x.ID != "mpi-other-name" {
-		t.Errorf("override by match: %+v", x)
-	}
-	// Remove by match and group; an empty file changes nothing.
-	rules, err = ParseRules(strings.NewReader("[[ rule ]]\naction = remove\ngroup = \"mpi\" # comment\n"), "x.rules", def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rules) != len(def)-1 || indexOf(rules, "mpi-other-group") >= 0 {
-		t.Error("remove by group")
-	}
-	// A removed rule's id may be reused by a later add.
-	rules, err = ParseRules(strings.NewReader("[[rule]]\naction = remove\nid = mpi-p2p\n[[rule]]\nid = mpi-p2p\nmatch = 'MPI_Send'\ncategory = synchronization\n"), "x.rules", def)
-	if err != nil || rules[0].ID != "mpi-p2p" || rules[0].Category != Synchronization || len(rules) != len(def) {
-		t.Errorf("remove then add: %v", err)
-	}
-	rules, err = ParseRules(strings.NewReader("\n# nothing\n"), "x.rules", def)
-	if err != nil || len(rules) != len(def) {
-		t.Errorf("empty file: %v", err)
-	}
-	// Escapes and quoting forms.
-	src = "\ufeff[[rule]]\nmatch = \"a\\\"b\\\\c\\u00e9\\t\"\ncategory = 'Control_Of-Parallelism'\nsub = bare/word*\n"
-	rules, err = ParseRules(strings.NewReader(src), "x.rules", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rules[0].Match != "a\"b\\cé\t" || rules[0].Category != ControlOfParallelism || rules[0].Sub != "bare/word*" {
-		t.Errorf("parsed %+v", rules[0])
-	}
-}
-
-func indexOf(rules []Rule, id string) int {
-	for i, r := range rules {
-		if r.ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func TestParseRulesErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"[[rule]]\nmatch = \"MPI_Send\"\ncategory = \"communication\"\n", `x.rules:3: unknown category "communication"`},
-		{"[[rule]]\nmatch = '/(/'\ncategory = \"data movement\"\n", "x.rules:2: match \"/(/\": bad regular expression"},
-		{"[[rule]]\nmatch = \"MPI_Send\"\ncatgory = \"data movement\"\n", `x.rules:3: unknown key "catgory" (want action, id, match, group, category, sub, note)`},
-		{"\n[[rule]]\ncategory = \"data movement\"\n", "x.rules:2: rule has neither match nor group (missing match)"},
-		{"[[rule]]\nmatch = \"x\"\n", "x.rules:1: rule has no category"},
-		{"[[rule]]\nmatch = \"x\"\ncategory = \"loss of parallelism\"\n", `x.rules:3: category "loss of parallelism" is computed`},
-		{"[[rule]]\nmatch = \"x\"\ncategory = \"unidentified\"\n", `x.rules:3: category "unidentified" is computed`},
-		{"match = \"x\"\n", `x.rules:1: key "match" outside a [[rule]] block`},
-		{"[rule]\n", `x.rules:1: unknown section "[rule]"`},
-		{"[[rules]]\n", `x.rules:1: unknown section "[[rules]]"`},
-		{"[[rule]] x\n", `x.rules:1: unknown section`},
-		{"[[rule]]\nmatch \"x\"\n", "x.rules:2: want key = value"},
-		{"[[rule]]\nmatch =\n", `x.rules:2: key "match" has no value`},
-		{"[[rule]]\nmatch = \"x\ncategory = \"s\"\n", "x.rules:2: key \"match\": unterminated string"},
-		{"[[rule]]\nmatch = 'x\n", "x.rules:2: key \"match\": unterminated string"},
-		{"[[rule]]\nmatch = \"\\q\"\n", `x.rules:2: key "match": unknown escape \q`},
-		{"[[rule]]\nmatch = \"\\u12\"\n", `x.rules:2: key "match": short \u escape`},
-		{"[[rule]]\nmatch = \"\\uD800\"\n", `x.rules:2: key "match": bad escape`},
-		{"[[rule]]\nmatch = \"x\" y\n", `x.rules:2: key "match": unexpected text "y"`},
-		{"[[rule]]\nmatch = a\"b\n", `x.rules:2: key "match": unbalanced quote`},
-		{"[[rule]]\nmatch = \"x\"\nmatch = \"y\"\n", `x.rules:3: key "match" given twice in one rule (first at line 2)`},
-		{"[[rule]]\nma tch = \"x\"\n", `x.rules:2: bad key "ma tch"`},
-		{"[[rule]]\n = \"x\"\n", "x.rules:2: missing key"},
-		{"[[rule]]\naction = \"delete\"\nmatch = \"x\"\n", `x.rules:2: unknown action "delete"`},
-		{"[[rule]]\naction = \"remove\"\nid = \"nope\"\n", `x.rules:1: remove: no rule has id "nope"`},
-		{"[[rule]]\naction = \"remove\"\n", "x.rules:1: remove: name the rule to change by id, or by match and group (missing match)"},
-		{"[[rule]]\naction = \"override\"\nmatch = \"nope\"\ncategory = \"synchronization\"\n", `x.rules:1: override: no rule has match "nope" and group ""`},
-		{"[[rule]]\naction = \"remove\"\nid = \"mpi-p2p\"\ncategory = \"synchronization\"\n", "x.rules:4: remove takes only id"},
-		{"[[rule]]\naction = \"override\"\nid = \"mpi-p2p\"\nmatch = '/[/'\n", "x.rules:4: match \"/[/\": bad regular expression"},
-		{"[[rule]]\naction = \"override\"\nid = \"mpi-p2p\"\ncategory = \"nope\"\n", `x.rules:4: unknown category "nope"`},
-		{"[[rule]]\nid = \"mpi-p2p\"\nmatch = \"x\"\ncategory = \"synchronization\"\n", `x.rules:1: id "mpi-p2p" is already used by the rule at default`},
-		{"[[rule]]\nmatch = \"\x01\"\n", "x.rules:2: key \"match\": control character"},
-		{"[[rule]]\nmatch = \"\xff\"\n", "x.rules:2: not valid UTF-8"},
-		{"[[rule]]\nnote = \"" + strings.Repeat("a", maxLine) + "\"\n", "x.rules:2: line longer than"},
-	} {
-		_, err := ParseRules(strings.NewReader(c.src), "x.rules", DefaultRules())
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got %v\nwant %q", c.src[:min(len(c.src), 60)], err, c.want)
-		}
-	}
-}
-
-// TestRulesFileErrors reads the error examples of testdata/rules: each names
-// its file and the line the example's first comment gives.
-func TestRulesFileErrors(t *testing.T) {
-	for file, want := range map[string]string{
-		"err_unknown_category.rules": `:5: unknown category "communication"`,
-		"err_bad_regex.rules":        `:4: match "/^MPI_(Send|Recv$/": bad regular expression: error parsing regexp: missing closing )`,
-		"err_unknown_key.rules":      `:6: unknown key "catgory"`,
-		"err_missing_match.rules":    `:5: rule has neither match nor group (missing match)`,
-	} {
-		path := filepath.Join("..", "testdata", "rules", file)
-		_, err := LoadRules(path)
-		if err == nil || !strings.HasPrefix(err.Error(), path+want) {
-			t.Errorf("%s: %v, want %q", file, err, path+want)
-		}
-	}
-	if _, err := LoadRules("../testdata/rules/does-not-exist.rules"); err == nil {
-		t.Error("missing file: want an error")
-	}
-}
-
-func TestWriteRulesRoundTrip(t *testing.T) {
-	rules := DefaultRules()
-	odd, err := NewRule("odd", "a\"b\\c\n\x01é'", "g", Synchronization, "s\tt", "n#1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules = append(rules, odd)
-	var b bytes.Buffer
-	if err := WriteRules(&b, rules); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ParseRules(&b, "w.rules", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sameRules(rules, back) {
-		t.Error("round trip changed the rules")
-	}
-	// The default rules written out are a valid rules file on their own.
-	b.Reset()
-	_ = WriteRules(&b, DefaultRules())
-	if err := os.WriteFile(filepath.Join(t.TempDir(), "d.rules"), b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func sameRules(a, b []Rule) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.ID != y.ID || x.Match != y.Match || x.Group != y.Group || x.Category != y.Category || x.Sub != y.Sub || x.Note != y.Note {
-			return false
-		}
-	}
-	return true
-}
-
 func TestParseCategory(t *testing.T) {
 	for in, want := range map[string]Category{
 		"data movement": DataMovement, "Data_Movement": DataMovement, " synchronization ": Synchronization,
@@ -497,5 +316,50 @@ func TestParseCategory(t *testing.T) {
 	}
 	if _, err := ParseCategory("io"); err == nil {
 		t.Error("want an error")
+	}
+}
+
+// TestDefaultClasses checks the class and category of the default rules on
+// the names the former summary classifier documented (its classes are the
+// oracle), and that class and category agree on I/O.
+func TestDefaultClasses(t *testing.T) {
+	for _, c := range []struct {
+		name, groups string
+		class        Class
+		cat          Category
+	}{
+		{"MPI_Send()", "MPI", ClassMPI, DataMovement},
+		{"MPI_Barrier()", "MPI", ClassMPI, Synchronization},
+		{"MPI_Comm_rank()", "MPI", ClassMPI, AdditionalComputation},
+		{"MPI_File_open()", "MPI", ClassIO, DataMovement},
+		{"MPI_File_write_all()", "", ClassIO, DataMovement},
+		{"PMPI_Barrier", "", ClassMPI, ControlOfParallelism},
+		{"fopen()", "", ClassIO, DataMovement},
+		{"read()", "TAU_USER", ClassIO, DataMovement},
+		{"anything", "TAU_IO", ClassIO, DataMovement},
+		{"anything", "IO", ClassIO, DataMovement},
+		{"ADIOS write", "TAU_USER", ClassIO, DataMovement},
+		{"anything", "ADIOS2", ClassIO, DataMovement},
+		{"my_read()", "TAU_USER", ClassComputation, Computation},
+		{"omp_set_lock", "", ClassOpenMP, Synchronization},
+		{"OpenMP_BARRIER: x", "", ClassOpenMP, Synchronization},
+		{"parallel (parallel) [OpenMP location: file:a.c <1, 2>]", "", ClassOpenMP, Computation},
+		{"loop body [OpenMP]", "", ClassOpenMP, Computation},
+		{"anything", "TAU_OPENMP", ClassOpenMP, Computation},
+		{"pthread_mutex_lock", "", ClassComputation, Synchronization},
+		{"[SAMPLE] compute [{m.c} {97}]", "TAU_SAMPLE", ClassSampled, Computation},
+		{"[CONTEXT] .TAU application", "TAU_SAMPLE_CONTEXT", ClassSampled, Computation},
+		{"TAU_SHUTDOWN", "", ClassOther, Computation},
+		{"anything", "TAU_INTERNAL", ClassOther, Computation},
+		{".TAU application", "TAU_DEFAULT", ClassComputation, Computation},
+	} {
+		reg := region(t, c.name, c.groups)
+		r, ok := Classify(Default(), &reg)
+		if !ok {
+			r = Rule{Class: ClassComputation, Category: Computation}
+		}
+		if r.Class != c.class || r.Category != c.cat || ClassOf(Default(), &reg) != c.class {
+			t.Errorf("%q (group %q): %s / %s (rule %s), want %s / %s", c.name, c.groups, r.Class, r.Category, r.ID, c.class, c.cat)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package overhead
+package classify
 
 import (
 	"flag"
@@ -13,7 +13,7 @@ var updateDoc = flag.Bool("update-doc", false, "rewrite the default rule table i
 // RulesText indented as a doc-comment code block.
 func docTable() string {
 	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(RulesText(DefaultRules()), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimSuffix(RulesText(Default()), "\n"), "\n") {
 		b.WriteString("//\t" + line + "\n")
 	}
 	return b.String()
@@ -41,6 +41,6 @@ func TestDocRuleTable(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("doc.go's default rule table is stale; run go test ./overhead -run TestDocRuleTable -update-doc")
+		t.Errorf("doc.go's default rule table is stale; run go test ./classify -run TestDocRuleTable -update-doc")
 	}
 }

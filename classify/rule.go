@@ -1,4 +1,4 @@
-package overhead
+package classify
 
 import (
 	"fmt"
@@ -6,103 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
-
-// Category is one of SCALEA's temporal overhead categories (Figure 2 of the
-// paper), or Computation for the program's own work.
-type Category string
-
-// The categories. Rules assign DataMovement, Synchronization,
-// ControlOfParallelism, AdditionalComputation or Computation; the analysis
-// computes LossOfParallelism and Unidentified itself.
-const (
-	// DataMovement is any data transfer: point-to-point and collective
-	// communication, remote memory access, file I/O.
-	DataMovement Category = "data movement"
-	// Synchronization coordinates processes (multi-address space: MPI
-	// barriers, waits, window synchronization) or threads (single-address
-	// space: OpenMP barriers, critical sections, locks, atomics, ordered).
-	Synchronization Category = "synchronization"
-	// ControlOfParallelism creates, manages and ends the parallelism: MPI
-	// initialization, communicator and topology management, process
-	// spawning, OpenMP fork/join, loop scheduling, work sharing, thread
-	// creation.
-	ControlOfParallelism Category = "control of parallelism"
-	// AdditionalComputation is work the parallel version adds to the
-	// sequential program (algorithmic or compiler changes, requests for
-	// processing unit identifications).
-	AdditionalComputation Category = "additional computation"
-	// LossOfParallelism is computed: unparallelized, partially parallelized
-	// and replicated code (see Analyze).
-	LossOfParallelism Category = "loss of parallelism"
-	// Unidentified is computed: T_o minus the identified overhead.
-	Unidentified Category = "unidentified"
-	// Computation marks regions that are the program's own work: no
-	// overhead category, but subject to the loss-of-parallelism test.
-	Computation Category = "computation"
-)
-
-// The sub-categories of LossOfParallelism (SCALEA's Figure 2(f)).
-const (
-	// SubUnparallelized is code executed by only one of p > 1 processes.
-	SubUnparallelized = "unparallelized code"
-	// SubPartial is code executed by more than one but not all processes.
-	SubPartial = "partially parallelized code"
-	// SubReplicated is code every process executes in full, as the
-	// baseline did: the work is repeated instead of divided.
-	SubReplicated = "replicated code"
-)
-
-// OverheadCategories returns the identified overhead categories in the order
-// of SCALEA's Figure 2, which is the order of the experiments table's rows
-// and of the sum that makes the total identified overhead.
-func OverheadCategories() []Category {
-	return []Category{DataMovement, Synchronization, ControlOfParallelism, AdditionalComputation, LossOfParallelism}
-}
-
-// ruleCategories are the categories a rule may assign.
-var ruleCategories = []Category{DataMovement, Synchronization, ControlOfParallelism, AdditionalComputation, Computation}
-
-// ParseCategory reads a category name. Case, underscores and hyphens do not
-// matter ("Data_Movement" is DataMovement).
-func ParseCategory(s string) (Category, error) {
-	n := strings.ToLower(strings.TrimSpace(s))
-	n = strings.NewReplacer("_", " ", "-", " ").Replace(n)
-	n = strings.Join(strings.Fields(n), " ")
-	for _, c := range []Category{DataMovement, Synchronization, ControlOfParallelism, AdditionalComputation, LossOfParallelism, Unidentified, Computation} {
-		if n == string(c) {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("unknown category %q (want one of %s)", s, categoryList(append(OverheadCategories(), Unidentified, Computation)))
-}
-
-func categoryList(cs []Category) string {
-	q := make([]string, len(cs))
-	for i, c := range cs {
-		q[i] = strconv.Quote(string(c))
-	}
-	return strings.Join(q, ", ")
-}
-
-// assignable reports whether a rule may assign c.
-func assignable(c Category) bool {
-	for _, x := range ruleCategories {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-func computedError(c Category) error {
-	return fmt.Errorf("category %q is computed by the analysis; a rule cannot assign it (want one of %s)", c, categoryList(ruleCategories))
-}
-
-// DefaultSub is the sub-category of a rule that gives none.
-const DefaultSub = "other"
 
 // matchKind says how a Rule's Match is compared with a region name.
 type matchKind int
@@ -115,9 +20,9 @@ const (
 	kindRegex
 )
 
-// Rule maps code regions to an overhead category and sub-category, by name
-// and/or TAU group. A region matches when both the name pattern (if any)
-// and the group (if any) match.
+// Rule maps code regions to an overhead category and sub-category and to a
+// coarse class, by name and/or TAU group. A region matches when both the
+// name pattern (if any) and the group (if any) match.
 //
 // Names are compared in three forms: the canonical full name as TAU wrote it
 // ("MPI_Send()", "barrier (barrier enter/exit) [OpenMP location: file:a.c
@@ -143,13 +48,18 @@ type Rule struct {
 	// Match is the name pattern ("" for any name).
 	Match string
 	// Group is a TAU group ("MPI", "TAU_IO"), compared without regard to
-	// case; "" for any group.
+	// case, or a Go regular expression between slashes that one of the
+	// region's groups must match ("/(?i)openmp/"); "" for any group.
 	Group string
 	// Category is the category the rule assigns.
 	Category Category
 	// Sub is the sub-category (Figure 2's leaves, such as "MPI
 	// point-to-point"); "" for a Computation rule.
 	Sub string
+	// Class is the coarse class the rule assigns (ClassMPI, ClassIO, ...);
+	// "" becomes ClassComputation for a Computation rule and is an error
+	// otherwise.
+	Class Class
 	// Note says why, for the documentation table.
 	Note string
 	// Source says where the rule comes from: "default" or "file:line".
@@ -159,13 +69,15 @@ type Rule struct {
 	lit  string // exact: canonical pattern without "()"; prefix: the prefix
 	full string // exact: canonical pattern as given
 	re   *regexp.Regexp
+	gre  *regexp.Regexp // group regular expression
 }
 
 // NewRule returns a checked rule (see Rule for the forms of match). The
 // category must be one a rule may assign (not LossOfParallelism or
-// Unidentified); an empty sub becomes DefaultSub for an overhead category.
-func NewRule(id, match, group string, c Category, sub, note string) (Rule, error) {
-	r := Rule{ID: id, Match: match, Group: group, Category: c, Sub: sub, Note: note, Source: "api"}
+// Unidentified); an empty sub becomes DefaultSub for an overhead category;
+// an empty class becomes ClassComputation for a Computation rule.
+func NewRule(id, match, group string, c Category, sub string, class Class, note string) (Rule, error) {
+	r := Rule{ID: id, Match: match, Group: group, Category: c, Sub: sub, Class: class, Note: note, Source: "api"}
 	if err := r.compile(); err != nil {
 		return Rule{}, err
 	}
@@ -210,6 +122,41 @@ func (r *Rule) compile() error {
 		r.full = drg.CanonicalName(m)
 		r.lit = strings.TrimSuffix(r.full, "()")
 	}
+	if err := r.compileGroup(); err != nil {
+		return err
+	}
+	return r.compileClass()
+}
+
+// compileClass checks the rule's class, defaulting it for computation.
+func (r *Rule) compileClass() error {
+	if strings.TrimSpace(r.Class) == "" {
+		if r.Category != Computation {
+			return fmt.Errorf("rule has no class (want one of %s: the class a split of time counts the region in)", strings.Join(Classes(), ", "))
+		}
+		r.Class = ClassComputation
+		return nil
+	}
+	c, err := ParseClass(r.Class)
+	r.Class = c
+	return err
+}
+
+// compileGroup prepares a group given as a regular expression.
+func (r *Rule) compileGroup() error {
+	g := strings.TrimSpace(r.Group)
+	r.gre = nil
+	if len(g) < 2 || g[0] != '/' || g[len(g)-1] != '/' {
+		return nil
+	}
+	if g == "//" {
+		return fmt.Errorf("group %q: empty regular expression", r.Group)
+	}
+	re, err := regexp.Compile(g[1 : len(g)-1])
+	if err != nil {
+		return fmt.Errorf("group %q: bad regular expression: %v", r.Group, err)
+	}
+	r.gre = re
 	return nil
 }
 
@@ -258,7 +205,11 @@ func (r *Rule) matches(k regionKey) bool {
 		}
 		return c.matches(k)
 	}
-	if r.Group != "" && !hasGroupFold(k.groups, r.Group) {
+	if r.gre != nil {
+		if !anyMatch(k.groups, r.gre) {
+			return false
+		}
+	} else if r.Group != "" && !hasGroupFold(k.groups, r.Group) {
 		return false
 	}
 	switch r.kind {
@@ -284,6 +235,15 @@ func hasGroupFold(groups []string, g string) bool {
 	return false
 }
 
+func anyMatch(groups []string, re *regexp.Regexp) bool {
+	for _, x := range groups {
+		if re.MatchString(strings.TrimSpace(x)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Classify returns the first rule of rules that matches reg, in order, and
 // true; or a zero Rule and false when none does (the region is then
 // computation).
@@ -297,8 +257,18 @@ func Classify(rules []Rule, reg *drg.Region) (Rule, bool) {
 	return Rule{}, false
 }
 
-// prepare returns compiled copies of rules.
-func prepare(rules []Rule) ([]Rule, error) {
+// ClassOf returns the class of reg under rules: the first matching rule's
+// class, or ClassComputation when none matches.
+func ClassOf(rules []Rule, reg *drg.Region) Class {
+	if r, ok := Classify(rules, reg); ok {
+		return r.Class
+	}
+	return ClassComputation
+}
+
+// Prepare returns compiled copies of rules, or an error naming the first
+// rule that does not pass the checks of NewRule (by its Source and id).
+func Prepare(rules []Rule) ([]Rule, error) {
 	out := make([]Rule, len(rules))
 	for i, r := range rules {
 		if err := r.compile(); err != nil {
@@ -317,30 +287,6 @@ func prepare(rules []Rule) ([]Rule, error) {
 	return out, nil
 }
 
-// RulesTable renders rules as a table for documentation and reports, one row
-// per rule in matching order: order (1-based), id, match, group, category,
-// sub, note and source.
-func RulesTable(rules []Rule) analysis.Table {
-	n := len(rules)
-	order := make([]float64, n)
-	id, match, group, cat, sub, note, src := make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	for i, r := range rules {
-		order[i] = float64(i + 1)
-		id[i], match[i], group[i], cat[i], sub[i], note[i], src[i] = r.ID, r.Match, r.Group, string(r.Category), r.Sub, r.Note, r.Source
-	}
-	t := analysis.Table{Name: "rules", Title: "Overhead classification rules, in matching order (the first matching rule wins; unmatched regions are computation)"}
-	t.AddNum("order", "", order)
-	t.AddText("id", id)
-	t.AddText("match", match)
-	t.AddText("group", group)
-	t.AddText("category", cat)
-	t.AddText("sub", sub)
-	t.AddText("note", note)
-	t.AddText("source", src)
-	return t
-}
-
 // RulesText renders rules as plain text, one block per rule, in matching
 // order: the form of the default rule table in the package documentation.
 func RulesText(rules []Rule) string {
@@ -350,6 +296,7 @@ func RulesText(rules []Rule) string {
 		if r.Sub != "" {
 			fmt.Fprintf(&b, " / %s", r.Sub)
 		}
+		fmt.Fprintf(&b, " [class %s]", r.Class)
 		b.WriteString("\n")
 		if r.Match != "" {
 			fmt.Fprintf(&b, "    match %s\n", r.Match)
