@@ -67,3 +67,22 @@ func viewerSettings(ctx context.Context, r runner, d Dialect, id int64) (int64, 
 	}
 	return out, nil
 }
+
+// resultOfViewer returns the result whose viewer row id is (the value of
+// its imagesOfParam), or id itself when id is no viewer row, so that
+// LoadResult of a viewer row's id shows the result it belongs to.
+func resultOfViewer(ctx context.Context, r runner, id int64) (int64, error) {
+	var of string
+	if err := r.query(ctx, `SELECT value FROM analysis_settings_parameter WHERE analysis_settings = $1 AND name = '`+imagesOfParam+`'`,
+		func(scan func(...any) error) error { return scan(&of) }, id); err != nil {
+		return 0, fmt.Errorf("read the result of settings %d: %w", id, err)
+	}
+	if of == "" {
+		return id, nil
+	}
+	main, err := strconv.ParseInt(of, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("settings %d: parameter %s = %q: %w", id, imagesOfParam, of, err)
+	}
+	return main, nil
+}

@@ -75,6 +75,10 @@ func TestPerfExplorerReadsClusterResult(t *testing.T) {
 		if r, err := db.LoadResult(ctx, id); err != nil || len(r.Tables) != 1 || r.Tables[0].Col("size").Num[0] != 3 || len(r.Findings) != 1 {
 			t.Errorf("LoadResult: %+v, %v", r, err)
 		}
+		viewer, _ := strconv.ParseInt(storetest.Query(t, db, `SELECT MAX(id) FROM analysis_settings WHERE method = 'Hierarchical'`)[0][0], 10, 64)
+		if r, err := db.LoadResult(ctx, viewer); viewer == id || err != nil || r.Analysis != "cluster" || len(r.Tables) != 1 {
+			t.Errorf("LoadResult of the viewer row %d (result %d): %+v, %v; want the cluster result", viewer, id, r, err)
+		}
 		if in, err := db.CheckIntegrity(ctx); err != nil || !in.OK() {
 			t.Errorf("CheckIntegrity: %+v, %v", in, err)
 		}

@@ -276,6 +276,10 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*analysis.Result, error
 			}
 			return err
 		}
+		var err error
+		if id, err = resultOfViewer(ctx, r, id); err != nil {
+			return err
+		}
 		found := false
 		if err := r.query(ctx, `SELECT method FROM analysis_settings WHERE id = $1`, func(scan func(...any) error) error {
 			found = true
