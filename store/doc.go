@@ -262,10 +262,26 @@
 // another tool deleted (analysis_settings_trial rows cascade away) is
 // reported by CheckIntegrity (IncompleteResults), listed with
 // ResultInfo.MissingTrials and loaded with a finding saying it is
-// incomplete. PerfExplorer shows cluster results by selecting the newest
-// analysis_settings row of (application, experiment, trial, metric,
-// method) and reading every analysis_result row of it as a thumbnail and
-// image; SaveResult leaves application and experiment NULL (TAUdb has no
-// such tables), so PerfExplorer never selects, and never trips over, the
-// image-less rows of taudb-analyze's tables of numbers.
+// incomplete.
+//
+// PerfExplorer's cluster viewer (PerfExplorerServer.getPerformanceResults
+// in TAU's tools/src/perfexplorer/src/server/PerfExplorerServer.java) on a
+// TAUdb (schema version above 0) selects the newest analysis_settings row
+// with "trial = ? and metric = ? and method in (?, ?, ?)" (the trial and
+// metric ids picked in its tree, the methods of
+// AnalysisType.getClusterMethods: "K Means", "Hierarchical", "Density
+// Based (DBSCAN)"), then reads every analysis_result row of it, in id
+// order, through getBinaryStream(...).read(...) of thumbnail and image: a
+// row with a NULL thumbnail or image ends the read with a
+// NullPointerException. Its insertRequest writes application and
+// experiment NULL on a TAUdb (they are ids only in the old PerfDMF
+// schema), and AnalysisTask.saveAnalysisResult writes every
+// analysis_result row with thumbnail, image, their sizes and result_type
+// (ChartType's code). SaveResult therefore gives a clustering result a
+// second settings row written after its own (insertViewerSettings), with
+// the same trial, metric and PerfExplorer strings, that holds only its
+// pictures (SaveImages): PerfExplorer's query always finds such a row
+// first and reads only rows with images, while the result's tables of
+// numbers (result_type 100, no image) stay on its own row. Results does
+// not list the viewer row; DeleteResult and DeleteTrial remove it.
 package store

@@ -18,16 +18,29 @@ type ResultImage struct {
 }
 
 // SaveImages adds pictures to the stored result settings (an id SaveResult
-// returned), one analysis_result row each, in one transaction.
+// returned), one analysis_result row each, in one transaction: to the
+// result's PerfExplorer viewer row when it has one (insertViewerSettings),
+// else to the result's own row. Each picture needs a PNG and a thumbnail:
+// PerfExplorer's viewer reads both of every row it shows and fails on a
+// NULL one.
 func (db *DB) SaveImages(ctx context.Context, settings int64, images []ResultImage) error {
+	for _, im := range images {
+		if len(im.PNG) == 0 || len(im.Thumbnail) == 0 {
+			return fmt.Errorf("save images of result %d: picture %q has no image or no thumbnail", settings, im.Description)
+		}
+	}
 	err := db.inTx(ctx, func(r runner) error {
+		target, err := viewerSettings(ctx, r, db.dialect, settings)
+		if err != nil {
+			return err
+		}
 		for _, im := range images {
 			desc := im.Description
 			if len(desc) > 255 {
 				desc = desc[:255]
 			}
 			if _, err := r.execArgs(ctx, `INSERT INTO analysis_result (analysis_settings, description, thumbnail_size, image_size, thumbnail, image, result_type)
-VALUES ($1, $2, $3, $4, $5, $6, $7)`, settings, desc, len(im.Thumbnail), len(im.PNG), im.Thumbnail, im.PNG, im.ResultType); err != nil {
+VALUES ($1, $2, $3, $4, $5, $6, $7)`, target, desc, len(im.Thumbnail), len(im.PNG), im.Thumbnail, im.PNG, im.ResultType); err != nil {
 				return fmt.Errorf("insert %q: %w", desc, err)
 			}
 		}
@@ -39,19 +52,24 @@ VALUES ($1, $2, $3, $4, $5, $6, $7)`, settings, desc, len(im.Thumbnail), len(im.
 	return nil
 }
 
-// ResultImages reads the pictures of a stored result, in the order saved.
+// ResultImages reads the pictures of a stored result (on its own row or
+// its PerfExplorer viewer row), in the order saved.
 func (db *DB) ResultImages(ctx context.Context, settings int64) ([]ResultImage, error) {
 	var out []ResultImage
 	err := db.readTx(ctx, func(r runner) error {
+		target, err := viewerSettings(ctx, r, db.dialect, settings)
+		if err != nil {
+			return err
+		}
 		return r.query(ctx, `SELECT result_type, description, image, thumbnail FROM analysis_result
-WHERE analysis_settings = $1 AND image IS NOT NULL ORDER BY id`, func(scan func(...any) error) error {
+WHERE analysis_settings IN ($1, $2) AND image IS NOT NULL ORDER BY id`, func(scan func(...any) error) error {
 			var im ResultImage
 			if err := scan(&im.ResultType, &im.Description, &im.PNG, &im.Thumbnail); err != nil {
 				return err
 			}
 			out = append(out, im)
 			return nil
-		}, settings)
+		}, settings, target)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read images of result %d: %w", settings, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -99,6 +100,10 @@ type ResultInfo struct {
 // name) with its columns in analysis_result_column and its cells in
 // analysis_result_value (NaN stored as NULL). trials are the database ids of
 // the result's trials, in the result's order. It returns the settings id.
+// A clustering result PerfExplorer can show (method "K Means",
+// "Hierarchical" or "Density Based (DBSCAN)") gets a second settings row,
+// the one PerfExplorer's viewer selects, for its pictures alone (see
+// insertViewerSettings); it is part of the result, not listed by Results.
 //
 // The trials are locked against deletion while the result is written (see
 // DeleteTrial): a trial deleted before the lock is taken makes SaveResult
@@ -144,6 +149,9 @@ VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error {
 			trial, metric, method, dim, norm)
 		if err != nil {
 			return fmt.Errorf("insert analysis_settings: %w", err)
+		}
+		if err := insertViewerSettings(ctx, r, id, trial, metric, method, dim, norm); err != nil {
+			return err
 		}
 		shape := "multi"
 		if res.Trial != "" {
@@ -277,6 +285,10 @@ func (db *DB) LoadResult(ctx context.Context, id int64) (*result.Result, error) 
 			if tau != nil {
 				res = tau
 			}
+			return err
+		}
+		var err error
+		if id, err = resultOfViewer(ctx, r, id); err != nil {
 			return err
 		}
 		found := false
@@ -459,6 +471,7 @@ COALESCE(k.value, '')
 FROM analysis_settings s LEFT JOIN analysis_settings_parameter p ON p.analysis_settings = s.id AND p.name = 'metric'
 LEFT JOIN analysis_settings_parameter a ON a.analysis_settings = s.id AND a.name = '_analysis'
 LEFT JOIN analysis_settings_parameter k ON k.analysis_settings = s.id AND k.name = '_key'
+WHERE `+notViewerRow+`
 ORDER BY s.id DESC`, func(scan func(...any) error) error {
 		var ri ResultInfo
 		var key string
@@ -496,9 +509,19 @@ ORDER BY s.analysis_settings, s.position`, func(scan func(...any) error) error {
 	return out, err
 }
 
-// DeleteResult removes a stored result and all its rows.
+// DeleteResult removes a stored result and all its rows, its
+// PerfExplorer viewer row (insertViewerSettings) with its pictures too.
 func (db *DB) DeleteResult(ctx context.Context, id int64) error {
-	return db.inTx(ctx, func(r runner) error { return deleteResults(ctx, r, `id = $1`, id) })
+	return db.inTx(ctx, func(r runner) error {
+		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil {
+			return err
+		} else if ours {
+			if err := deleteResults(ctx, r, `id IN (`+viewerRows+`)`, strconv.FormatInt(id, 10)); err != nil {
+				return err
+			}
+		}
+		return deleteResults(ctx, r, `id = $1`, id)
+	})
 }
 
 // deleteResults removes the results whose analysis_settings rows match
