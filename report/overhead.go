@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
-	"github.com/taudb-analyze/taudb-analyze/overhead"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 )
 
 func init() { register("overhead", overheadCharts) }
@@ -16,7 +16,7 @@ func overheadCharts(res *analysis.Result) []Chart {
 		return nil
 	}
 	var cols []string
-	for _, c := range overhead.OverheadCategories() {
+	for _, c := range classify.OverheadCategories() {
 		if name := strings.ReplaceAll(string(c), " ", "_"); t.Col(name) != nil {
 			cols = append(cols, name)
 		}
