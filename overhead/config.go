@@ -80,6 +80,7 @@ func (r restriction) admits(th drg.Thread) bool {
 	return true
 }
 
+// newConfig checks the inputs of Analyze and settles every choice.
 func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 	if len(trials) == 0 {
 		return nil, fmt.Errorf("overhead analysis needs at least one trial")
@@ -88,17 +89,36 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 		return nil, fmt.Errorf("overhead analysis: %d trials but %d process counts", len(trials), len(p))
 	}
 	c := &config{trials: trials, p: p, opt: opt, classes: map[string]class{}, subOrder: map[Category][]string{}}
-	for i, t := range trials {
-		if t == nil {
-			return nil, fmt.Errorf("trial %d is nil", i)
-		}
-		if len(t.Threads) == 0 || len(t.Metrics) == 0 {
-			return nil, fmt.Errorf("trial %d (%q) has no thread or no metric", i, t.Name)
-		}
-		if !(p[i] >= 1) || p[i] != math.Trunc(p[i]) || math.IsInf(p[i], 0) {
-			return nil, fmt.Errorf("trial %d (%q): p = %v, want a whole number of processes >= 1", i, t.Name, p[i])
+	for _, step := range []func() error{c.checkTrials, c.resolveMetric, c.resolveChoices, c.resolveBaseline, c.resolveViews} {
+		if err := step(); err != nil {
+			return nil, err
 		}
 	}
+	c.labels, c.columns = experimentNames(p)
+	return c, nil
+}
+
+// checkTrials refuses nil or empty trials and p that is not a whole count.
+func (c *config) checkTrials() error {
+	trials, p := c.trials, c.p
+	for i, t := range trials {
+		if t == nil {
+			return fmt.Errorf("trial %d is nil", i)
+		}
+		if len(t.Threads) == 0 || len(t.Metrics) == 0 {
+			return fmt.Errorf("trial %d (%q) has no thread or no metric", i, t.Name)
+		}
+		if !(p[i] >= 1) || p[i] != math.Trunc(p[i]) || math.IsInf(p[i], 0) {
+			return fmt.Errorf("trial %d (%q): p = %v, want a whole number of processes >= 1", i, t.Name, p[i])
+		}
+	}
+	return nil
+}
+
+// resolveMetric picks the metric (the first trial's time metric by
+// default) and finds it in every trial.
+func (c *config) resolveMetric() error {
+	trials, opt := c.trials, c.opt
 	c.metric = opt.Metric
 	if c.metric == "" {
 		c.metric = trials[0].Metrics[trials[0].TimeMetric()].Name
@@ -110,23 +130,30 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 			for j, x := range t.Metrics {
 				names[j] = strconv.Quote(x.Name)
 			}
-			return nil, fmt.Errorf("trial %d (%q) has no metric %q (it has %s); name a metric every trial has", i, t.Name, c.metric, strings.Join(names, ", "))
+			return fmt.Errorf("trial %d (%q) has no metric %q (it has %s); name a metric every trial has", i, t.Name, c.metric, strings.Join(names, ", "))
 		}
 		c.metrics = append(c.metrics, m)
 	}
+	return nil
+}
+
+// resolveChoices checks the aggregate, unit, rules, replicated threshold,
+// sequential time and top, filling in the defaults.
+func (c *config) resolveChoices() error {
+	opt := c.opt
 	c.agg = strings.ToLower(strings.TrimSpace(opt.Aggregate))
 	if c.agg == "" {
 		c.agg = AggregateMean
 	}
 	if c.agg != AggregateMax && c.agg != AggregateMean && c.agg != AggregateMin {
-		return nil, fmt.Errorf("aggregate %q: want %q (default), %q or %q", opt.Aggregate, AggregateMean, AggregateMax, AggregateMin)
+		return fmt.Errorf("aggregate %q: want %q (default), %q or %q", opt.Aggregate, AggregateMean, AggregateMax, AggregateMin)
 	}
 	c.unit = strings.ToLower(strings.TrimSpace(opt.Unit))
 	if c.unit == "" {
 		c.unit = UnitProcess
 	}
 	if c.unit != UnitProcess && c.unit != UnitThread {
-		return nil, fmt.Errorf("unit %q: want %q (default) or %q", opt.Unit, UnitProcess, UnitThread)
+		return fmt.Errorf("unit %q: want %q (default) or %q", opt.Unit, UnitProcess, UnitThread)
 	}
 	rules := opt.Rules
 	if rules == nil {
@@ -134,25 +161,32 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 	}
 	var err error
 	if c.rules, err = classify.Prepare(rules); err != nil {
-		return nil, err
+		return err
 	}
 	c.theta = opt.ReplicatedThreshold
 	if c.theta == 0 {
 		c.theta = DefaultReplicatedThreshold
 	}
 	if !(c.theta >= 0 && c.theta <= 1) {
-		return nil, fmt.Errorf("replicated threshold %v: want a value in [0, 1]", opt.ReplicatedThreshold)
+		return fmt.Errorf("replicated threshold %v: want a value in [0, 1]", opt.ReplicatedThreshold)
 	}
 	if opt.SequentialTime < 0 || math.IsNaN(opt.SequentialTime) || math.IsInf(opt.SequentialTime, 0) {
-		return nil, fmt.Errorf("sequential time %v: want a positive, finite value (or 0 for the baseline's)", opt.SequentialTime)
+		return fmt.Errorf("sequential time %v: want a positive, finite value (or 0 for the baseline's)", opt.SequentialTime)
 	}
 	if opt.Top < 0 {
-		return nil, fmt.Errorf("top %d: want 0 (all) or a positive count", opt.Top)
+		return fmt.Errorf("top %d: want 0 (all) or a positive count", opt.Top)
 	}
+	return nil
+}
+
+// resolveBaseline picks the baseline: the given index, else the first
+// trial with p = 1, else the first with the smallest p.
+func (c *config) resolveBaseline() error {
+	trials, p, opt := c.trials, c.p, c.opt
 	if opt.Baseline != nil {
 		b := *opt.Baseline
 		if b < 0 || b >= len(trials) {
-			return nil, fmt.Errorf("baseline %d: want the index of one of the %d trials (0 to %d)", b, len(trials), len(trials)-1)
+			return fmt.Errorf("baseline %d: want the index of one of the %d trials (0 to %d)", b, len(trials), len(trials)-1)
 		}
 		c.baseline = b
 	} else {
@@ -172,8 +206,16 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 			}
 		}
 	}
+	return nil
+}
+
+// resolveViews checks the restriction, category and region views against
+// the trials.
+func (c *config) resolveViews() error {
+	trials, opt := c.trials, c.opt
+	var err error
 	if c.restrict, err = parseRestriction(opt.Restrict); err != nil {
-		return nil, err
+		return err
 	}
 	if c.restrict.kind != 0 {
 		found := false
@@ -185,16 +227,16 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("restriction %s: no trial has this %s", c.restrict.text, map[int]string{1: "process", 2: "thread"}[c.restrict.kind])
+			return fmt.Errorf("restriction %s: no trial has this %s", c.restrict.text, map[int]string{1: "process", 2: "thread"}[c.restrict.kind])
 		}
 	}
 	if opt.Category != "" {
 		cat, err := classify.ParseCategory(opt.Category)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if cat == Unidentified || cat == Computation {
-			return nil, fmt.Errorf("category %q has no regions to rank; want one of %q", cat, OverheadCategories())
+			return fmt.Errorf("category %q has no regions to rank; want one of %q", cat, OverheadCategories())
 		}
 		c.catFilter = cat
 	}
@@ -210,11 +252,10 @@ func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("no trial has a region %q (give the full name, or the name without its source location, such as \"MPI_Send\" or \"void compute(double **) C\")", c.regionQ)
+			return fmt.Errorf("no trial has a region %q (give the full name, or the name without its source location, such as \"MPI_Send\" or \"void compute(double **) C\")", c.regionQ)
 		}
 	}
-	c.labels, c.columns = experimentNames(p)
-	return c, nil
+	return nil
 }
 
 // regionIs reports whether region reg is the one a user named q.
