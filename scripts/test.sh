@@ -33,7 +33,7 @@ go test -count=1 -timeout 60m "${pkgs[@]}"
 # Fuzzing, bounded (see docs/reliability.md): every fuzz target runs
 # TAUDB_FUZZEXECS inputs (default 20000) on top of its seed corpus and the
 # crashers kept under testdata/fuzz, one target at a time on one worker;
-# 9 targets, about 2.5 minutes with compilation. The budget is a count, not a
+# 11 targets, a few minutes with compilation. The budget is a count, not a
 # duration: with a duration Go's fuzz coordinator can report "context
 # deadline exceeded" when the time runs out mid-input (golang/go#75804),
 # failing CI without any crasher. TAUDB_FUZZEXECS=0 skips the step; it runs

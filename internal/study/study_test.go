@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 func TestParseResolvesPathsAndParams(t *testing.T) {
@@ -66,6 +67,11 @@ func TestValidate(t *testing.T) {
 }
 
 func TestExampleStudiesParseAndValidate(t *testing.T) {
+	// The studies name the demo's generated trials, which a fresh clone
+	// does not have until something writes them.
+	if err := synth.WriteDemo(filepath.Join(realdata.Root(), "testdata", "generated")); err != nil {
+		t.Fatal(err)
+	}
 	files, _ := filepath.Glob(filepath.Join(realdata.Root(), "scripts", "*.yaml"))
 	if len(files) < 3 {
 		t.Fatalf("example studies: %v", files)
