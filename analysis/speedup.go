@@ -273,6 +273,50 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("version B: %w", err)
 	}
+	pairs, err := commonPs(da, db)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Analysis: "improvement",
+		Trials:   append(append([]string(nil), da.trials...), db.trials...),
+		Metric:   da.metric,
+		Params: map[string]string{
+			"metric":    da.metric,
+			"aggregate": da.agg,
+			"align":     da.align,
+			"a":         joinNames(da.names),
+			"b":         joinNames(db.names),
+			"p_a":       formatList(da.ps()),
+			"p_b":       formatList(db.ps()),
+			"tolerance": formatNum(DefaultTolerance),
+		},
+		Findings: []string{},
+	}
+	prog := programImprovement(da, db, pairs)
+	res.AddTable(prog)
+	res.AddTable(regionImprovement(da, db, pairs))
+	an, bn, verdict := prog.Col("a").Text, prog.Col("b").Text, prog.Col("b_vs_a").Text
+	ta, tb := prog.Col("time_a").Num, prog.Col("time_b").Num
+	imp, chg := prog.Col("improvement").Num, prog.Col("change_percent").Num
+	for k, pr := range pairs {
+		res.Findf("At p = %s, B (%s) takes %s against %s for A (%s): improvement %s (%+.1f%%), B is %s.",
+			formatNum(pr.p), bn[k], formatMicrosOrValue(da, tb[k]), formatMicrosOrValue(da, ta[k]), an[k],
+			fmtRatio3(imp[k]), chg[k], verdict[k])
+	}
+	return res, nil
+}
+
+// pPair is a process count both versions have: the experiment of A and
+// of B there.
+type pPair struct {
+	p    float64
+	a, b int
+}
+
+// commonPs checks that neither version has two experiments at one p and
+// returns the process counts they share, in A's order.
+func commonPs(da, db *seriesData) ([]pPair, error) {
 	byP := func(d *seriesData, which string) (map[float64]int, error) {
 		out := map[float64]int{}
 		for k, e := range d.exps {
@@ -291,35 +335,21 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type pair struct {
-		p    float64
-		a, b int
-	}
-	var pairs []pair
+	var pairs []pPair
 	for k, e := range da.exps {
 		if j, ok := pb[e.P]; ok {
-			pairs = append(pairs, pair{e.P, k, j})
+			pairs = append(pairs, pPair{e.P, k, j})
 		}
 	}
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("versions A (p = %s) and B (p = %s) share no process count", formatList(da.ps()), formatList(db.ps()))
 	}
-	res := &Result{
-		Analysis: "improvement",
-		Trials:   append(append([]string(nil), da.trials...), db.trials...),
-		Metric:   da.metric,
-		Params: map[string]string{
-			"metric":    da.metric,
-			"aggregate": da.agg,
-			"align":     da.align,
-			"a":         joinNames(da.names),
-			"b":         joinNames(db.names),
-			"p_a":       formatList(da.ps()),
-			"p_b":       formatList(db.ps()),
-			"tolerance": formatNum(DefaultTolerance),
-		},
-		Findings: []string{},
-	}
+	return pairs, nil
+}
+
+// programImprovement builds Improvement's "program" table: one row per
+// common p.
+func programImprovement(da, db *seriesData, pairs []pPair) Table {
 	prog := Table{Name: "program", Title: fmt.Sprintf("Program time (%s, main region's inclusive value, %s): improvement = T_a/T_b, change = 100*(T_b − T_a)/T_a",
 		da.metric, da.aggregateLabel())}
 	var ps, ta, tb, imp, chg []float64
@@ -342,9 +372,13 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	prog.AddNum("improvement", "", imp)
 	prog.AddNum("change_percent", "%", chg)
 	prog.AddText("b_vs_a", verdict)
-	res.AddTable(prog)
+	return prog
+}
 
-	// Regions: A's in A's order, then B's new ones.
+// regionImprovement builds Improvement's "regions" table: A's regions in
+// A's order, then B's new ones, each at every common p where either
+// version has it.
+func regionImprovement(da, db *seriesData, pairs []pPair) Table {
 	keys := make([]string, 0, len(da.regions)+len(db.regions))
 	ra := map[string]int{}
 	for _, r := range regionOrder(da, da.excl, 0) {
@@ -358,7 +392,7 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 			keys = append(keys, k)
 		}
 	}
-	get := func(d *seriesData, idx map[string]int, vals [][]float64, key string, k int) float64 {
+	get := func(idx map[string]int, vals [][]float64, key string, k int) float64 {
 		if r, ok := idx[key]; ok {
 			return vals[r][k]
 		}
@@ -369,8 +403,8 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	var rp, ea, eb, ie, ce, ia, ib, ii, ci []float64
 	for _, key := range keys {
 		for _, pr := range pairs {
-			xe, ye := get(da, ra, da.excl, key, pr.a), get(db, rb, db.excl, key, pr.b)
-			xi, yi := get(da, ra, da.incl, key, pr.a), get(db, rb, db.incl, key, pr.b)
+			xe, ye := get(ra, da.excl, key, pr.a), get(rb, db.excl, key, pr.b)
+			xi, yi := get(ra, da.incl, key, pr.a), get(rb, db.incl, key, pr.b)
 			if math.IsNaN(xe) && math.IsNaN(ye) {
 				continue
 			}
@@ -394,14 +428,7 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	regs.AddNum("inclusive_b", da.unit, ib)
 	regs.AddNum("improvement_inclusive", "", ii)
 	regs.AddNum("change_inclusive_percent", "%", ci)
-	res.AddTable(regs)
-
-	for k, pr := range pairs {
-		res.Findf("At p = %s, B (%s) takes %s against %s for A (%s): improvement %s (%+.1f%%), B is %s.",
-			formatNum(pr.p), bn[k], formatMicrosOrValue(da, tb[k]), formatMicrosOrValue(da, ta[k]), an[k],
-			fmtRatio3(imp[k]), chg[k], verdict[k])
-	}
-	return res, nil
+	return regs
 }
 
 // improvement returns T_a/T_b and 100*(T_b − T_a)/T_a, NaN where undefined.
