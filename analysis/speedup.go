@@ -86,18 +86,27 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	res.Params["baseline"] = d.names[b]
 	res.Params["baseline_p"] = formatNum(d.exps[b].P)
 	res.Params["scaling"] = scalingName(opt.Weak)
+	prog := speedupProgramTable(d, b, opt.Weak)
+	res.AddTable(prog)
+	res.AddTable(speedupRegionsTable(d, b, opt.Weak))
+	speedupFindings(res, d, b, prog.Col("speedup").Num, prog.Col("efficiency").Num, opt.Weak)
+	return res, nil
+}
+
+// speedupProgramTable builds Speedup's "program" table: one row per
+// experiment, against baseline b.
+func speedupProgramTable(d *seriesData, b int, weak bool) Table {
 	ps := d.ps()
 	pb := ps[b]
 	n := len(d.exps)
-
 	prog := Table{Name: "program", Title: fmt.Sprintf("Program %s speedup and efficiency of %s (main region's inclusive value, %s) against %s (p_b = %s); %s",
-		scalingName(opt.Weak), d.metric, d.aggregateLabel(), d.names[b], formatNum(pb), scalingFormula(opt.Weak))}
+		scalingName(weak), d.metric, d.aggregateLabel(), d.names[b], formatNum(pb), scalingFormula(weak))}
 	rel := make([]float64, n)
 	sp := make([]float64, n)
 	ideal := make([]float64, n)
 	eff := make([]float64, n)
 	for k := range n {
-		sp[k], ideal[k], eff[k] = Scaling(d.main[b], pb, d.main[k], ps[k], opt.Weak)
+		sp[k], ideal[k], eff[k] = Scaling(d.main[b], pb, d.main[k], ps[k], weak)
 		rel[k] = ps[k] / pb
 	}
 	prog.AddText("experiment", append([]string(nil), d.names...))
@@ -107,23 +116,28 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	prog.AddNum("speedup", "", sp)
 	prog.AddNum("ideal_speedup", "", ideal)
 	prog.AddNum("efficiency", "", eff)
-	res.AddTable(prog)
+	return prog
+}
 
+// speedupRegionsTable builds Speedup's "regions" table: one row per
+// region and experiment, against baseline b.
+func speedupRegionsTable(d *seriesData, b int, weak bool) Table {
+	ps := d.ps()
+	pb := ps[b]
 	regs := Table{Name: "regions", Title: fmt.Sprintf("Per-region %s speedup and efficiency of %s (%s) against %s; %s",
-		scalingName(opt.Weak), d.metric, d.aggregateLabel(), d.names[b], scalingFormula(opt.Weak))}
-	ord := regionOrder(d, d.excl, b)
+		scalingName(weak), d.metric, d.aggregateLabel(), d.names[b], scalingFormula(weak))}
 	var names, expNames []string
 	var pc, ex, in, spE, efE, spI, efI []float64
-	for _, r := range ord {
-		for k := range n {
+	for _, r := range regionOrder(d, d.excl, b) {
+		for k := range d.exps {
 			names = append(names, d.regions[r])
 			expNames = append(expNames, d.names[k])
 			pc = append(pc, ps[k])
 			ex = append(ex, d.excl[r][k])
 			in = append(in, d.incl[r][k])
-			s, _, e := Scaling(d.excl[r][b], pb, d.excl[r][k], ps[k], opt.Weak)
+			s, _, e := Scaling(d.excl[r][b], pb, d.excl[r][k], ps[k], weak)
 			spE, efE = append(spE, s), append(efE, e)
-			s, _, e = Scaling(d.incl[r][b], pb, d.incl[r][k], ps[k], opt.Weak)
+			s, _, e = Scaling(d.incl[r][b], pb, d.incl[r][k], ps[k], weak)
 			spI, efI = append(spI, s), append(efI, e)
 		}
 	}
@@ -136,10 +150,7 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	regs.AddNum("efficiency_exclusive", "", efE)
 	regs.AddNum("speedup_inclusive", "", spI)
 	regs.AddNum("efficiency_inclusive", "", efI)
-	res.AddTable(regs)
-
-	speedupFindings(res, d, b, sp, eff, opt.Weak)
-	return res, nil
+	return regs
 }
 
 // scalingName returns "strong" or "weak".
