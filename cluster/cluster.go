@@ -482,9 +482,8 @@ func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels [
 	for _, agg := range []string{"averages", "minima", "maxima"} {
 		res.AddTable(aggregateTable(agg, unit, ids, count, fs, norm, labels))
 	}
-	mt, pt := pointTables(fs, work, labels, sil)
-	res.AddTable(mt)
-	res.AddTable(pt)
+	res.AddTable(membershipTable(fs, labels, sil))
+	res.AddTable(pcaTable(fs, work, labels))
 	eta := EtaSquared(norm, labels)
 	order := etaOrder(eta)
 	res.AddTable(separatingTable(fs.Regions, eta, order))
@@ -595,18 +594,37 @@ func aggregate(agg string, id, r int, raw, norm Matrix, labels []int) (float64, 
 	return a, b
 }
 
-// pointTables builds the "membership" and "pca" tables: one row per
-// thread, with its cluster and silhouette, or its scores on the first two
-// principal components of the clustered vectors.
-func pointTables(fs *FeatureSet, work Matrix, labels []int, sil []float64) (analysis.Table, analysis.Table) {
+// pointColumns adds the columns naming every thread and its cluster:
+// trial, node, context, thread, cluster.
+func pointColumns(t *analysis.Table, fs *FeatureSet, labels []int) {
 	n := len(labels)
-	mt := analysis.Table{Name: "membership", Title: "Cluster and silhouette of every thread"}
-	pt := analysis.Table{Name: "pca", Title: "Scores of every thread on the first two principal components of the clustered vectors"}
 	tr := make([]string, n)
 	nd, cx, th, lab := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, pnt := range fs.Points {
 		tr[i], nd[i], cx[i], th[i], lab[i] = pnt.Trial, float64(pnt.Node), float64(pnt.Context), float64(pnt.Thread), float64(labels[i])
 	}
+	t.AddText("trial", tr)
+	t.AddNum("node", "", nd)
+	t.AddNum("context", "", cx)
+	t.AddNum("thread", "", th)
+	t.AddNum("cluster", "", lab)
+}
+
+// membershipTable builds the "membership" table: every thread's cluster
+// and silhouette.
+func membershipTable(fs *FeatureSet, labels []int, sil []float64) analysis.Table {
+	mt := analysis.Table{Name: "membership", Title: "Cluster and silhouette of every thread"}
+	pointColumns(&mt, fs, labels)
+	mt.AddNum("silhouette", "", sil)
+	return mt
+}
+
+// pcaTable builds the "pca" table: every thread's scores on the first two
+// principal components of the clustered vectors (pc2 0 with one
+// dimension).
+func pcaTable(fs *FeatureSet, work Matrix, labels []int) analysis.Table {
+	n := len(labels)
+	pt := analysis.Table{Name: "pca", Title: "Scores of every thread on the first two principal components of the clustered vectors"}
 	pc, _ := PrincipalComponents(work, 2, 0)
 	pc1, pc2 := make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -615,17 +633,10 @@ func pointTables(fs *FeatureSet, work Matrix, labels []int, sil []float64) (anal
 			pc2[i] = pc.Scores.X[i*pc.Scores.D+1]
 		}
 	}
-	for _, t := range []*analysis.Table{&mt, &pt} {
-		t.AddText("trial", tr)
-		t.AddNum("node", "", nd)
-		t.AddNum("context", "", cx)
-		t.AddNum("thread", "", th)
-		t.AddNum("cluster", "", lab)
-	}
-	mt.AddNum("silhouette", "", sil)
+	pointColumns(&pt, fs, labels)
 	pt.AddNum("pc1", "", pc1)
 	pt.AddNum("pc2", "", pc2)
-	return mt, pt
+	return pt
 }
 
 // etaOrder returns the column indices by η², largest first, NaN last.
