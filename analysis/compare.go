@@ -84,82 +84,119 @@ func Compare(a, b *drg.Trial, opt CompareOptions) (*Result, error) {
 		res.Params["align"] = "short_name"
 	}
 	isTime := a.Metrics[ma].IsTime()
-	unit := unitOf(a, ma)
-
-	keyOf := func(r *drg.Region) string {
-		if opt.ShortNames {
-			return r.ShortName
-		}
-		return r.Name
-	}
-	means := func(t *drg.Trial, m int) (map[string]float64, []string) {
-		out := map[string]float64{}
-		var keys []string
-		nt := len(t.Threads)
-		vals := column(t, m, opt.Inclusive)
-		for _, f := range t.Flat() {
-			k := keyOf(&t.Regions[t.Nodes[f].Region])
-			if t.Present.Count(f*nt, (f+1)*nt) == 0 {
-				continue
-			}
-			var sum float64
-			for th := 0; th < nt; th++ {
-				if t.Present.Get(f*nt + th) {
-					sum += vals[f*nt+th]
-				}
-			}
-			if _, seen := out[k]; !seen {
-				keys = append(keys, k)
-			}
-			out[k] += sum / float64(nt)
-		}
-		return out, keys
-	}
-	va, ka := means(a, ma)
-	vb, kb := means(b, mb)
-
-	var names, status, verdict []string
-	var av, bv, diff, rat, chg []float64
-	row := func(n, st string, x, y float64) {
-		names = append(names, n)
-		status = append(status, st)
-		av = append(av, x)
-		bv = append(bv, y)
-		diff = append(diff, y-x)
-		rat = append(rat, ratio(y, x, math.NaN()))
-		chg = append(chg, ratio(100*(y-x), x, math.NaN()))
-		switch st {
-		case "both":
-			verdict = append(verdict, Verdict(x, y, tol, isTime))
-		default:
-			verdict = append(verdict, st)
-		}
-	}
+	va, ka := regionMeans(a, ma, opt)
+	vb, kb := regionMeans(b, mb, opt)
+	rows := &compareRows{tol: tol, isTime: isTime}
 	for _, k := range ka {
 		if y, ok := vb[k]; ok {
-			row(k, "both", va[k], y)
+			rows.add(k, "both", va[k], y)
 		} else {
-			row(k, "only in A", va[k], 0)
+			rows.add(k, "only in A", va[k], 0)
 		}
 	}
 	for _, k := range kb {
 		if _, ok := va[k]; !ok {
-			row(k, "only in B", 0, vb[k])
+			rows.add(k, "only in B", 0, vb[k])
 		}
 	}
-	tb := Table{Name: "regions", Title: fmt.Sprintf("%s %s per region, mean over threads (absent as 0): B (%s) relative to A (%s)",
-		valueKind(opt.Inclusive), name, b.Name, a.Name)}
-	addCompareColumns(&tb, "region", unit, names, status, av, bv, diff, rat, chg, verdict)
-	permuteTable(&tb, order(len(names), func(i, j int) bool {
-		di, dj := math.Abs(diff[i]), math.Abs(diff[j])
+	rt := res.AddTable(rows.table(fmt.Sprintf("%s %s per region, mean over threads (absent as 0): B (%s) relative to A (%s)",
+		valueKind(opt.Inclusive), name, b.Name, a.Name), unitOf(a, ma)))
+	mt, mainA, mainB, v := compareMain(a, b, ma, mb, tol)
+	res.AddTable(mt)
+	res.Findf("The main region takes %s in B (%s) against %s in A (%s): ratio b/a %s, B is %s.",
+		formatValue(b, mb, mainB), b.Name, formatValue(a, ma, mainA), a.Name, fmtRatio(ratio(mainB, mainA, math.NaN())), v)
+	largestChanges(res, rt, a, b, ma, mb, isTime)
+	onlyA, onlyB := 0, 0
+	for _, s := range rows.status {
+		switch s {
+		case "only in A":
+			onlyA++
+		case "only in B":
+			onlyB++
+		}
+	}
+	if onlyA+onlyB > 0 {
+		res.Findf("%d regions are only in A and %d only in B.", onlyA, onlyB)
+	}
+	return res, nil
+}
+
+// regionMeans returns the mean over the threads (absent as 0) of the
+// metric's value per region key (the name, or the short name with
+// ShortNames, summing the regions that share one), and the keys in order
+// of first appearance.
+func regionMeans(t *drg.Trial, m int, opt CompareOptions) (map[string]float64, []string) {
+	out := map[string]float64{}
+	var keys []string
+	nt := len(t.Threads)
+	vals := column(t, m, opt.Inclusive)
+	for _, f := range t.Flat() {
+		r := &t.Regions[t.Nodes[f].Region]
+		k := r.Name
+		if opt.ShortNames {
+			k = r.ShortName
+		}
+		if t.Present.Count(f*nt, (f+1)*nt) == 0 {
+			continue
+		}
+		var sum float64
+		for th := 0; th < nt; th++ {
+			if t.Present.Get(f*nt + th) {
+				sum += vals[f*nt+th]
+			}
+		}
+		if _, seen := out[k]; !seen {
+			keys = append(keys, k)
+		}
+		out[k] += sum / float64(nt)
+	}
+	return out, keys
+}
+
+// compareRows collects the rows of Compare's "regions" table.
+type compareRows struct {
+	tol                    float64
+	isTime                 bool
+	names, status, verdict []string
+	av, bv, diff, rat, chg []float64
+}
+
+// add appends the row of region n with status st, value x in A and y in B.
+func (c *compareRows) add(n, st string, x, y float64) {
+	c.names = append(c.names, n)
+	c.status = append(c.status, st)
+	c.av = append(c.av, x)
+	c.bv = append(c.bv, y)
+	c.diff = append(c.diff, y-x)
+	c.rat = append(c.rat, ratio(y, x, math.NaN()))
+	c.chg = append(c.chg, ratio(100*(y-x), x, math.NaN()))
+	switch st {
+	case "both":
+		c.verdict = append(c.verdict, Verdict(x, y, c.tol, c.isTime))
+	default:
+		c.verdict = append(c.verdict, st)
+	}
+}
+
+// table builds the "regions" table, largest |diff| first (then by name).
+func (c *compareRows) table(title, unit string) Table {
+	tb := Table{Name: "regions", Title: title}
+	addCompareColumns(&tb, "region", unit, c.names, c.status, c.av, c.bv, c.diff, c.rat, c.chg, c.verdict)
+	permuteTable(&tb, order(len(c.names), func(i, j int) bool {
+		di, dj := math.Abs(c.diff[i]), math.Abs(c.diff[j])
 		if di != dj {
 			return di > dj
 		}
-		return names[i] < names[j]
+		return c.names[i] < c.names[j]
 	}))
-	rt := res.AddTable(tb)
+	return tb
+}
 
-	// Main regions.
+// compareMain builds the "main" table: the main regions' inclusive values
+// (mean over threads) in A and B and B's verdict, which it also returns
+// with the two values.
+func compareMain(a, b *drg.Trial, ma, mb int, tol float64) (Table, float64, float64, string) {
+	name := a.Metrics[ma].Name
 	mainA := drg.DerivedMain(a.MainInclusive(ma), drg.Mean)
 	mainB := drg.DerivedMain(b.MainInclusive(mb), drg.Mean)
 	mainName := func(t *drg.Trial, m int) string {
@@ -173,13 +210,15 @@ func Compare(a, b *drg.Trial, opt CompareOptions) (*Result, error) {
 		mn += " | " + nb
 	}
 	mt := Table{Name: "main", Title: "Main region's inclusive " + name + ", mean over threads: B relative to A"}
-	v := Verdict(mainA, mainB, tol, isTime)
-	addCompareColumns(&mt, "region", unit, []string{mn}, []string{"both"}, []float64{mainA}, []float64{mainB},
+	v := Verdict(mainA, mainB, tol, a.Metrics[ma].IsTime())
+	addCompareColumns(&mt, "region", unitOf(a, ma), []string{mn}, []string{"both"}, []float64{mainA}, []float64{mainB},
 		[]float64{mainB - mainA}, []float64{ratio(mainB, mainA, math.NaN())}, []float64{ratio(100*(mainB-mainA), mainA, math.NaN())}, []string{v})
-	res.AddTable(mt)
+	return mt, mainA, mainB, v
+}
 
-	res.Findf("The main region takes %s in B (%s) against %s in A (%s): ratio b/a %s, B is %s.",
-		formatValue(b, mb, mainB), b.Name, formatValue(a, ma, mainA), a.Name, fmtRatio(ratio(mainB, mainA, math.NaN())), v)
+// largestChanges finds the first row of the sorted "regions" table that
+// is worse in B and the first that is better.
+func largestChanges(res *Result, rt *Table, a, b *drg.Trial, ma, mb int, isTime bool) {
 	worse, better := "slower", "faster"
 	if !isTime {
 		worse, better = "higher", "lower"
@@ -205,19 +244,6 @@ func Compare(a, b *drg.Trial, opt CompareOptions) (*Result, error) {
 			break
 		}
 	}
-	onlyA, onlyB := 0, 0
-	for _, s := range status {
-		switch s {
-		case "only in A":
-			onlyA++
-		case "only in B":
-			onlyB++
-		}
-	}
-	if onlyA+onlyB > 0 {
-		res.Findf("%d regions are only in A and %d only in B.", onlyA, onlyB)
-	}
-	return res, nil
 }
 
 // Verdict names b relative to a: "same" when |b − a| ≤ tol*|a|; otherwise

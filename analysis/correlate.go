@@ -86,15 +86,54 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 	res.Params["min_threads"] = strconv.Itoa(MinCorrelationThreads)
 	res.Params["include_ids"] = strconv.FormatBool(opt.IncludeIDs)
 
-	nt := len(t.Threads)
 	vals := column(t, m, opt.Inclusive)
-	// Candidate regions: present on enough threads, not constant.
-	type series struct {
-		name    string
-		node    int
-		meanAll float64
+	regs, skippedConst := corrRegions(t, vals)
+	keep := topN(opt.MaxRegions, DefaultCorrelateRegions, len(regs))
+	if keep < len(regs) {
+		byMean := order(len(regs), func(i, j int) bool { return regs[i].meanAll > regs[j].meanAll })[:keep]
+		sort.Ints(byMean)
+		res.Findf("Only the %d regions with the largest mean %s %s were correlated, of %d candidates.",
+			keep, valueKind(opt.Inclusive), t.Metrics[m].Name, len(regs))
+		regs = permute(regs, byMean)
 	}
-	var regs []series
+	metas, skippedIDs := corrMetadata(t, opt.IncludeIDs)
+	var pr corrPairs
+	pr.regionPairs(t, vals, regs)
+	pr.metadataPairs(t, vals, regs, metas)
+	tb, total := pr.table(opt.Top, fmt.Sprintf("Pearson correlation across threads of %s %s values, strongest first; y = intercept + slope*x",
+		valueKind(opt.Inclusive), t.Metrics[m].Name), unitOf(t, m))
+	ct := res.AddTable(tb)
+
+	res.Findf("The %d strongest of %d pairs are listed (top %s).", ct.NumRows(), total, res.Params["top"])
+	if len(skippedIDs) > 0 {
+		res.Findf("Metadata left out as identifiers or time stamps (IncludeIDs / --include-ids keeps them): %s.", strings.Join(skippedIDs, ", "))
+	}
+	if skippedConst > 0 {
+		res.Findf("%d regions have the same value on every thread that has them (r undefined) and were skipped.", skippedConst)
+	}
+	if ct.NumRows() == 0 {
+		res.Findf("No pair of series could be correlated (a pair needs %d threads with both values and no constant series).", MinCorrelationThreads)
+		return res, nil
+	}
+	res.Findf("%d pairs correlated (%d regions, %d numeric metadata attributes); the strongest: r = %.3f between %s and %s over %d threads.",
+		total, len(regs), len(metas), ct.Num("r", 0), ct.Text("x", 0), ct.Text("y", 0), int(ct.Num("n", 0)))
+	return res, nil
+}
+
+// corrSeries is a candidate region of Correlate: its flat node and its
+// mean over all threads (absent as 0).
+type corrSeries struct {
+	name    string
+	node    int
+	meanAll float64
+}
+
+// corrRegions returns the candidate regions of the flat view (present on
+// at least MinCorrelationThreads threads and not constant there) and the
+// number left out as constant.
+func corrRegions(t *drg.Trial, vals []float64) ([]corrSeries, int) {
+	nt := len(t.Threads)
+	var regs []corrSeries
 	skippedConst := 0
 	for _, f := range t.Flat() {
 		var xs []float64
@@ -114,24 +153,24 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 		for _, v := range xs {
 			sum += v
 		}
-		regs = append(regs, series{name: t.Nodes[f].Name, node: f, meanAll: sum / float64(nt)})
+		regs = append(regs, corrSeries{name: t.Nodes[f].Name, node: f, meanAll: sum / float64(nt)})
 	}
-	keep := topN(opt.MaxRegions, DefaultCorrelateRegions, len(regs))
-	if keep < len(regs) {
-		byMean := order(len(regs), func(i, j int) bool { return regs[i].meanAll > regs[j].meanAll })[:keep]
-		sort.Ints(byMean)
-		res.Findf("Only the %d regions with the largest mean %s %s were correlated, of %d candidates.",
-			keep, valueKind(opt.Inclusive), t.Metrics[m].Name, len(regs))
-		regs = permute(regs, byMean)
-	}
+	return regs, skippedConst
+}
 
-	// Numeric per-thread metadata.
-	type meta struct {
-		key string
-		val []float64
-		ok  []bool
-	}
-	var metas []meta
+// corrMeta is a numeric per-thread metadata attribute: its value on every
+// thread where ok.
+type corrMeta struct {
+	key string
+	val []float64
+	ok  []bool
+}
+
+// corrMetadata returns the metadata attributes numeric on at least
+// MinCorrelationThreads threads and not constant there (by key), and the
+// keys left out as identifiers unless includeIDs.
+func corrMetadata(t *drg.Trial, includeIDs bool) ([]corrMeta, []string) {
+	nt := len(t.Threads)
 	keys := map[string]bool{}
 	for _, th := range t.Threads {
 		for k := range th.Metadata {
@@ -143,13 +182,14 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 		sortedKeys = append(sortedKeys, k)
 	}
 	sort.Strings(sortedKeys)
+	var metas []corrMeta
 	var skippedIDs []string
 	for _, k := range sortedKeys {
-		if !opt.IncludeIDs && IsIdentifier(k) {
+		if !includeIDs && IsIdentifier(k) {
 			skippedIDs = append(skippedIDs, k)
 			continue
 		}
-		md := meta{key: k, val: make([]float64, nt), ok: make([]bool, nt)}
+		md := corrMeta{key: k, val: make([]float64, nt), ok: make([]bool, nt)}
 		var xs []float64
 		for th, x := range t.Threads {
 			s, has := x.Metadata[k]
@@ -167,27 +207,40 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 			metas = append(metas, md)
 		}
 	}
+	return metas, skippedIDs
+}
 
-	var xName, yName, kind []string
-	var rs, r2, slope, icept, ns []float64
-	add := func(xn, yn, k string, x, y []float64) {
-		if len(x) < MinCorrelationThreads || constant(x) || constant(y) {
-			return
-		}
-		r := stat.Correlation(x, y, nil)
-		if math.IsNaN(r) {
-			return
-		}
-		alpha, beta := stat.LinearRegression(x, y, nil, false)
-		xName = append(xName, xn)
-		yName = append(yName, yn)
-		kind = append(kind, k)
-		rs = append(rs, r)
-		r2 = append(r2, r*r)
-		slope = append(slope, beta)
-		icept = append(icept, alpha)
-		ns = append(ns, float64(len(x)))
+// corrPairs collects the correlated pairs, one entry per column.
+type corrPairs struct {
+	xName, yName, kind       []string
+	rs, r2, slope, icept, ns []float64
+}
+
+// add correlates y with x and keeps the pair unless it has fewer than
+// MinCorrelationThreads points, a constant series or an undefined r.
+func (p *corrPairs) add(xn, yn, k string, x, y []float64) {
+	if len(x) < MinCorrelationThreads || constant(x) || constant(y) {
+		return
 	}
+	r := stat.Correlation(x, y, nil)
+	if math.IsNaN(r) {
+		return
+	}
+	alpha, beta := stat.LinearRegression(x, y, nil, false)
+	p.xName = append(p.xName, xn)
+	p.yName = append(p.yName, yn)
+	p.kind = append(p.kind, k)
+	p.rs = append(p.rs, r)
+	p.r2 = append(p.r2, r*r)
+	p.slope = append(p.slope, beta)
+	p.icept = append(p.icept, alpha)
+	p.ns = append(p.ns, float64(len(x)))
+}
+
+// regionPairs correlates every pair of regions over the threads that have
+// both.
+func (p *corrPairs) regionPairs(t *drg.Trial, vals []float64, regs []corrSeries) {
+	nt := len(t.Threads)
 	x := make([]float64, 0, nt)
 	y := make([]float64, 0, nt)
 	for i := range regs {
@@ -201,9 +254,17 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 					y = append(y, vals[b*nt+th])
 				}
 			}
-			add(regs[i].name, regs[j].name, "region", x, y)
+			p.add(regs[i].name, regs[j].name, "region", x, y)
 		}
 	}
+}
+
+// metadataPairs correlates every region with every metadata attribute
+// over the threads that have both.
+func (p *corrPairs) metadataPairs(t *drg.Trial, vals []float64, regs []corrSeries, metas []corrMeta) {
+	nt := len(t.Threads)
+	x := make([]float64, 0, nt)
+	y := make([]float64, 0, nt)
 	for _, md := range metas {
 		for _, rg := range regs {
 			x, y = x[:0], y[:0]
@@ -213,52 +274,41 @@ func Correlate(t *drg.Trial, opt CorrelateOptions) (*Result, error) {
 					y = append(y, vals[rg.node*nt+th])
 				}
 			}
-			add(md.key, rg.name, "metadata", x, y)
+			p.add(md.key, rg.name, "metadata", x, y)
 		}
 	}
+}
 
-	idx := order(len(rs), func(i, j int) bool {
-		ai, aj := math.Abs(rs[i]), math.Abs(rs[j])
+// table builds the "correlations" table (unit: the intercept's, that of
+// y): the top pairs, strongest |r| first, then larger n, then
+// names; it also returns the number of pairs before the cut.
+func (p *corrPairs) table(top int, title, unit string) (Table, int) {
+	idx := order(len(p.rs), func(i, j int) bool {
+		ai, aj := math.Abs(p.rs[i]), math.Abs(p.rs[j])
 		if ai != aj {
 			return ai > aj
 		}
-		if ns[i] != ns[j] {
-			return ns[i] > ns[j]
+		if p.ns[i] != p.ns[j] {
+			return p.ns[i] > p.ns[j]
 		}
-		if xName[i] != xName[j] {
-			return xName[i] < xName[j]
+		if p.xName[i] != p.xName[j] {
+			return p.xName[i] < p.xName[j]
 		}
-		return yName[i] < yName[j]
+		return p.yName[i] < p.yName[j]
 	})
 	total := len(idx)
-	idx = idx[:topN(opt.Top, DefaultCorrelations, len(idx))]
-	tb := Table{Name: "correlations", Title: fmt.Sprintf("Pearson correlation across threads of %s %s values, strongest first; y = intercept + slope*x",
-		valueKind(opt.Inclusive), t.Metrics[m].Name)}
-	tb.AddText("x", xName)
-	tb.AddText("y", yName)
-	tb.AddText("kind", kind)
-	tb.AddNum("r", "", rs)
-	tb.AddNum("r_squared", "", r2)
-	tb.AddNum("slope", "", slope)
-	tb.AddNum("intercept", unitOf(t, m), icept)
-	tb.AddNum("n", "threads", ns)
+	idx = idx[:topN(top, DefaultCorrelations, len(idx))]
+	tb := Table{Name: "correlations", Title: title}
+	tb.AddText("x", p.xName)
+	tb.AddText("y", p.yName)
+	tb.AddText("kind", p.kind)
+	tb.AddNum("r", "", p.rs)
+	tb.AddNum("r_squared", "", p.r2)
+	tb.AddNum("slope", "", p.slope)
+	tb.AddNum("intercept", unit, p.icept)
+	tb.AddNum("n", "threads", p.ns)
 	permuteTable(&tb, idx)
-	ct := res.AddTable(tb)
-
-	res.Findf("The %d strongest of %d pairs are listed (top %s).", ct.NumRows(), total, res.Params["top"])
-	if len(skippedIDs) > 0 {
-		res.Findf("Metadata left out as identifiers or time stamps (IncludeIDs / --include-ids keeps them): %s.", strings.Join(skippedIDs, ", "))
-	}
-	if skippedConst > 0 {
-		res.Findf("%d regions have the same value on every thread that has them (r undefined) and were skipped.", skippedConst)
-	}
-	if ct.NumRows() == 0 {
-		res.Findf("No pair of series could be correlated (a pair needs %d threads with both values and no constant series).", MinCorrelationThreads)
-		return res, nil
-	}
-	res.Findf("%d pairs correlated (%d regions, %d numeric metadata attributes); the strongest: r = %.3f between %s and %s over %d threads.",
-		total, len(regs), len(metas), ct.Num("r", 0), ct.Text("x", 0), ct.Text("y", 0), int(ct.Num("n", 0)))
-	return res, nil
+	return tb, total
 }
 
 // constant reports whether every value of x is the same.

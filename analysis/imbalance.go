@@ -90,62 +90,17 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	if opt.Callpath {
 		res.Params["view"] = "callpath"
 	}
-
-	var nodes []int
-	var depth []float64
-	if opt.Callpath {
-		tree := t.Tree()
-		if tree.Kind == drg.NoCallpaths {
-			return nil, fmt.Errorf("trial %q has no callpath data: run the imbalance analysis on the flat view", t.Name)
-		}
-		var walk func(n int)
-		walk = func(n int) {
-			nodes = append(nodes, n)
-			for _, c := range tree.Children[n] {
-				walk(c)
-			}
-		}
-		for _, r := range tree.Roots {
-			walk(r)
-		}
-		if tree.Kind == drg.PartialCallpaths {
-			res.Findf("The callpaths are depth-limited (tree view %q): rows are the nodes of %d partial subtrees.", tree.Kind, len(tree.Roots))
-		}
-	} else {
-		nodes = t.Flat()
+	nodes, err := imbalanceNodes(t, res, opt.Callpath)
+	if err != nil {
+		return nil, err
 	}
-
-	unit := unitOf(t, m)
 	vals := column(t, m, opt.Inclusive)
+	rows := &imbalanceRows{}
 	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
-	var (
-		kept                                                         []int
-		names, classes, minTh, maxTh                                 []string
-		nPresent, mean, mn, mx, sd, bal, imb, sev, save, savePct, cv []float64
-	)
 	for _, n := range nodes {
-		s := statsOver(t, vals, n)
-		if s.n == 0 {
-			continue
+		if s := statsOver(t, vals, n); s.n > 0 {
+			rows.add(t, n, s, cls, mainMean)
 		}
-		kept = append(kept, n)
-		names = append(names, t.Nodes[n].Name)
-		classes = append(classes, cls[t.Nodes[n].Region])
-		depth = append(depth, float64(t.Nodes[n].Depth))
-		nPresent = append(nPresent, float64(s.n))
-		mean = append(mean, s.mean)
-		mn = append(mn, s.min)
-		mx = append(mx, s.max)
-		sd = append(sd, s.sd)
-		minTh = append(minTh, threadLabel(t, s.minTh))
-		maxTh = append(maxTh, threadLabel(t, s.maxTh))
-		b := Balance(s.mean, s.max)
-		bal = append(bal, b)
-		imb = append(imb, ratio(s.max, s.mean, 1))
-		sev = append(sev, Severity(s.mean, s.max, s.n))
-		save = append(save, s.max-s.mean)
-		savePct = append(savePct, drg.Percent(s.max-s.mean, mainMean))
-		cv = append(cv, ratio(s.sd, s.mean, 0))
 	}
 	label := "region"
 	title := "Load imbalance per region across threads (flat view, " + valueKind(opt.Inclusive) + " " + t.Metrics[m].Name + ", nulls ignored)"
@@ -153,44 +108,113 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 		label = "node"
 		title = "Load imbalance per call-graph node across threads (tree view, " + valueKind(opt.Inclusive) + " " + t.Metrics[m].Name + ", nulls ignored)"
 	}
-	tb := Table{Name: "imbalance", Title: title}
-	tb.AddText(label, names)
-	if opt.Callpath {
-		tb.AddNum("depth", "", depth)
-	}
-	tb.AddText("class", classes)
-	tb.AddNum("n_present", "threads", nPresent)
-	tb.AddNum("mean", unit, mean)
-	tb.AddNum("min", unit, mn)
-	tb.AddText("min_thread", minTh)
-	tb.AddNum("max", unit, mx)
-	tb.AddText("max_thread", maxTh)
-	tb.AddNum("stddev", unit, sd)
-	tb.AddNum("balance", "", bal)
-	tb.AddNum("imbalance", "", imb)
-	tb.AddNum("severity", "", sev)
-	tb.AddNum("max_minus_mean", unit, save)
-	tb.AddNum("saving_percent", "%", savePct)
-	tb.AddNum("cv", "", cv)
-	idx := order(len(names), func(i, j int) bool {
-		if save[i] != save[j] {
-			return save[i] > save[j]
-		}
-		return names[i] < names[j]
-	})
-	permuteTable(&tb, idx)
+	tb, idx := rows.table(title, label, unitOf(t, m), opt.Callpath)
 	res.AddTable(tb)
-
 	split := threadSplit(t, m, cls)
 	res.AddTable(split)
-
 	top := make([]int, 0, min(HeatmapRegions, len(idx)))
 	for _, i := range idx[:min(HeatmapRegions, len(idx))] {
-		top = append(top, kept[i])
+		top = append(top, rows.kept[i])
 	}
 	res.AddTable(heatmapTable(t, m, vals, top, len(idx), opt.Inclusive, res))
+	imbalanceFindings(res, t, m, label, &split)
+	return res, nil
+}
 
-	// Findings: the regions whose balancing would save the most.
+// imbalanceNodes returns the rows of the imbalance table: the flat view's
+// nodes, or with callpath every node of the call tree in depth-first
+// order (an error when the trial has no callpaths).
+func imbalanceNodes(t *drg.Trial, res *Result, callpath bool) ([]int, error) {
+	if !callpath {
+		return t.Flat(), nil
+	}
+	tree := t.Tree()
+	if tree.Kind == drg.NoCallpaths {
+		return nil, fmt.Errorf("trial %q has no callpath data: run the imbalance analysis on the flat view", t.Name)
+	}
+	var nodes []int
+	var walk func(n int)
+	walk = func(n int) {
+		nodes = append(nodes, n)
+		for _, c := range tree.Children[n] {
+			walk(c)
+		}
+	}
+	for _, r := range tree.Roots {
+		walk(r)
+	}
+	if tree.Kind == drg.PartialCallpaths {
+		res.Findf("The callpaths are depth-limited (tree view %q): rows are the nodes of %d partial subtrees.", tree.Kind, len(tree.Roots))
+	}
+	return nodes, nil
+}
+
+// imbalanceRows collects the columns of the imbalance table, one entry per
+// node present on some thread (kept: the node).
+type imbalanceRows struct {
+	kept                                                         []int
+	names, classes, minTh, maxTh                                 []string
+	depth                                                        []float64
+	nPresent, mean, mn, mx, sd, bal, imb, sev, save, savePct, cv []float64
+}
+
+// add appends the row of node n with its statistics s over the threads.
+func (r *imbalanceRows) add(t *drg.Trial, n int, s rowStats, cls []classify.Class, mainMean float64) {
+	r.kept = append(r.kept, n)
+	r.names = append(r.names, t.Nodes[n].Name)
+	r.classes = append(r.classes, cls[t.Nodes[n].Region])
+	r.depth = append(r.depth, float64(t.Nodes[n].Depth))
+	r.nPresent = append(r.nPresent, float64(s.n))
+	r.mean = append(r.mean, s.mean)
+	r.mn = append(r.mn, s.min)
+	r.mx = append(r.mx, s.max)
+	r.sd = append(r.sd, s.sd)
+	r.minTh = append(r.minTh, threadLabel(t, s.minTh))
+	r.maxTh = append(r.maxTh, threadLabel(t, s.maxTh))
+	r.bal = append(r.bal, Balance(s.mean, s.max))
+	r.imb = append(r.imb, ratio(s.max, s.mean, 1))
+	r.sev = append(r.sev, Severity(s.mean, s.max, s.n))
+	r.save = append(r.save, s.max-s.mean)
+	r.savePct = append(r.savePct, drg.Percent(s.max-s.mean, mainMean))
+	r.cv = append(r.cv, ratio(s.sd, s.mean, 0))
+}
+
+// table builds the "imbalance" table, largest max − mean first (then by
+// name), and returns it with the order of the rows (indices into r).
+func (r *imbalanceRows) table(title, label, unit string, callpath bool) (Table, []int) {
+	tb := Table{Name: "imbalance", Title: title}
+	tb.AddText(label, r.names)
+	if callpath {
+		tb.AddNum("depth", "", r.depth)
+	}
+	tb.AddText("class", r.classes)
+	tb.AddNum("n_present", "threads", r.nPresent)
+	tb.AddNum("mean", unit, r.mean)
+	tb.AddNum("min", unit, r.mn)
+	tb.AddText("min_thread", r.minTh)
+	tb.AddNum("max", unit, r.mx)
+	tb.AddText("max_thread", r.maxTh)
+	tb.AddNum("stddev", unit, r.sd)
+	tb.AddNum("balance", "", r.bal)
+	tb.AddNum("imbalance", "", r.imb)
+	tb.AddNum("severity", "", r.sev)
+	tb.AddNum("max_minus_mean", unit, r.save)
+	tb.AddNum("saving_percent", "%", r.savePct)
+	tb.AddNum("cv", "", r.cv)
+	idx := order(len(r.names), func(i, j int) bool {
+		if r.save[i] != r.save[j] {
+			return r.save[i] > r.save[j]
+		}
+		return r.names[i] < r.names[j]
+	})
+	permuteTable(&tb, idx)
+	return tb, idx
+}
+
+// imbalanceFindings names the regions whose balancing would save the
+// most, and the threads' split of time between computation, MPI and
+// OpenMP.
+func imbalanceFindings(res *Result, t *drg.Trial, m int, label string, split *Table) {
 	ib := res.Table("imbalance")
 	for i := 0; i < min(3, ib.NumRows()); i++ {
 		s := ib.Num("max_minus_mean", i)
@@ -211,7 +235,6 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 		res.Findf("On average per thread, computation takes %.1f%%, MPI %.1f%% and OpenMP %.1f%% of the main region's inclusive %s; the MPI share ranges from %.1f%% (%s) to %.1f%% (%s).",
 			meanOf(comp), meanOf(mpi), meanOf(omp), t.Metrics[m].Name, mpi[lo], split.Text("thread", lo), mpi[hi], split.Text("thread", hi))
 	}
-	return res, nil
 }
 
 // HeatmapRegions and HeatmapThreads bound Imbalance's "heatmap" table: the

@@ -51,6 +51,43 @@ func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Re
 		return nil, err
 	}
 	n := len(d.exps)
+	res := d.newResult("multiregion")
+	chosen, err := chooseRegions(d, res, pattern, opt.Top)
+	if err != nil {
+		return nil, err
+	}
+	procsOf := make([]int, n)
+	for k, e := range d.exps {
+		procsOf[k], _, _, _ = e.Trial.Layout()
+	}
+	ps := d.ps()
+	res.AddTable(multiRegionTable(d, chosen))
+	res.Findf("%s chosen across %s (p = %s to %s).", plural(len(chosen), "region"), plural(n, "experiment"),
+		formatNum(ps[0]), formatNum(ps[n-1]))
+	for _, r := range chosen {
+		regionTrend(res, d, r)
+		seq, multi := 0, 0
+		for k := range n {
+			if procsOf[k] > 1 && d.procs[r][k] > 0 {
+				multi++
+				if d.procs[r][k] == 1 {
+					seq++
+				}
+			}
+		}
+		if multi > 0 && seq == multi {
+			res.Findf("%s runs on one process only in %s with several processes: sequential code, a candidate for parallelization.",
+				d.regions[r], plural(multi, "experiment"))
+		}
+	}
+	return res, nil
+}
+
+// chooseRegions returns the regions MultiRegion shows, by largest peak
+// exclusive value: the top ones present somewhere when pattern is "",
+// else every region matching it (an error when none does).
+func chooseRegions(d *seriesData, res *Result, pattern string, top int) ([]int, error) {
+	n := len(d.exps)
 	peak := make([]float64, len(d.regions))
 	for r := range d.regions {
 		peak[r] = math.Inf(-1)
@@ -62,37 +99,36 @@ func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Re
 	}
 	byPeak := order(len(d.regions), func(i, j int) bool { return peak[i] > peak[j] })
 	var chosen []int
-	res := d.newResult("multiregion")
 	if pattern == "" {
-		top := topN(opt.Top, DefaultTop, len(byPeak))
-		for _, r := range byPeak[:top] {
+		for _, r := range byPeak[:topN(top, DefaultTop, len(byPeak))] {
 			if !math.IsInf(peak[r], -1) {
 				chosen = append(chosen, r)
 			}
 		}
 		res.Params["regions"] = ""
-		res.Params["top"] = topParam(opt.Top, DefaultTop)
-	} else {
-		re, err := regexp.Compile(pattern)
-		if err != nil {
-			return nil, fmt.Errorf("region pattern %q: %v", pattern, err)
-		}
-		for _, r := range byPeak {
-			if re.MatchString(d.regions[r]) {
-				chosen = append(chosen, r)
-			}
-		}
-		if len(chosen) == 0 {
-			return nil, fmt.Errorf("no region of the %d experiments matches %q", n, pattern)
-		}
-		res.Params["regions"] = pattern
-		res.Params["top"] = "all"
+		res.Params["top"] = topParam(top, DefaultTop)
+		return chosen, nil
 	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("region pattern %q: %v", pattern, err)
+	}
+	for _, r := range byPeak {
+		if re.MatchString(d.regions[r]) {
+			chosen = append(chosen, r)
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("no region of the %d experiments matches %q", n, pattern)
+	}
+	res.Params["regions"] = pattern
+	res.Params["top"] = "all"
+	return chosen, nil
+}
 
-	procsOf := make([]int, n)
-	for k, e := range d.exps {
-		procsOf[k], _, _, _ = e.Trial.Layout()
-	}
+// multiRegionTable builds MultiRegion's "regions" table: one row per
+// chosen region and experiment.
+func multiRegionTable(d *seriesData, chosen []int) Table {
 	ps := d.ps()
 	pct := func(v float64, k int) float64 {
 		if d.main[k] > 0 && defined(v) {
@@ -105,7 +141,7 @@ func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Re
 	var names, en []string
 	var pc, ex, in, exP, inP, procs []float64
 	for _, r := range chosen {
-		for k := range n {
+		for k := range d.exps {
 			names = append(names, d.regions[r])
 			en = append(en, d.names[k])
 			pc = append(pc, ps[k])
@@ -124,44 +160,32 @@ func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Re
 	tb.AddNum("exclusive_percent", "%", exP)
 	tb.AddNum("inclusive_percent", "%", inP)
 	tb.AddNum("processes", "", procs)
-	res.AddTable(tb)
+	return tb
+}
 
-	res.Findf("%s chosen across %s (p = %s to %s).", plural(len(chosen), "region"), plural(n, "experiment"),
-		formatNum(ps[0]), formatNum(ps[n-1]))
-	for _, r := range chosen {
-		first, last := -1, -1
-		for k := range n {
-			if defined(d.excl[r][k]) {
-				if first < 0 {
-					first = k
-				}
-				last = k
+// regionTrend finds whether region r's exclusive value grows or stays
+// almost constant from the first to the last experiment that has it.
+func regionTrend(res *Result, d *seriesData, r int) {
+	ps := d.ps()
+	first, last := -1, -1
+	for k := range d.exps {
+		if defined(d.excl[r][k]) {
+			if first < 0 {
+				first = k
 			}
-		}
-		if first >= 0 && ps[last] > ps[first] && d.excl[r][first] > 0 {
-			ratio := d.excl[r][last] / d.excl[r][first]
-			switch {
-			case ratio > 1/MultiRegionFlat:
-				res.Findf("%s grows with p: %s at p = %s, %s at p = %s.", d.regions[r],
-					formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
-			case ratio >= MultiRegionFlat:
-				res.Findf("%s stays almost constant as p grows: %s at p = %s, %s at p = %s.", d.regions[r],
-					formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
-			}
-		}
-		seq, multi := 0, 0
-		for k := range n {
-			if procsOf[k] > 1 && d.procs[r][k] > 0 {
-				multi++
-				if d.procs[r][k] == 1 {
-					seq++
-				}
-			}
-		}
-		if multi > 0 && seq == multi {
-			res.Findf("%s runs on one process only in %s with several processes: sequential code, a candidate for parallelization.",
-				d.regions[r], plural(multi, "experiment"))
+			last = k
 		}
 	}
-	return res, nil
+	if first < 0 || !(ps[last] > ps[first] && d.excl[r][first] > 0) {
+		return
+	}
+	ratio := d.excl[r][last] / d.excl[r][first]
+	switch {
+	case ratio > 1/MultiRegionFlat:
+		res.Findf("%s grows with p: %s at p = %s, %s at p = %s.", d.regions[r],
+			formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
+	case ratio >= MultiRegionFlat:
+		res.Findf("%s stays almost constant as p grows: %s at p = %s, %s at p = %s.", d.regions[r],
+			formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
+	}
 }

@@ -70,34 +70,57 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 	res.Params["key"] = strings.Join(keys, ",")
 	res.Params["scaling"] = scalingName(opt.Weak)
 	res.Params["x"] = "p"
+	labels, xs, err := setLabels(all, keys, key, sameP)
+	if err != nil {
+		return nil, err
+	}
+	xName := "p"
+	if sameP {
+		res.Params["x"] = "property:" + keys[0]
+		xName = keys[0]
+	}
+	setNames, members := groupSets(labels, xs)
+	ms := multisetRows(all, setNames, members, xs, sameP, opt.Weak)
+	res.AddTable(ms.seriesTable(all, xName, multisetFormula(sameP, opt.Weak)))
+	res.AddTable(splitTable(all, ms.rows, ms.sName, ms.sx, xName))
+	res.AddTable(ms.setsTable(all.unit))
+	res.Findf("%s grouped into %s by %s.", plural(n, "experiment"), plural(len(setNames), "set"), setKeyLabel(keys))
+	compareSets(res, all, ms.timeAt, setNames, xName)
+	return res, nil
+}
 
+// setLabels returns each experiment's set label and its x: for a
+// parameter study (sameP) the value of the one numeric key, else P with
+// the label the keys' values (or the experiment's Key with no key).
+func setLabels(all *seriesData, keys []string, key string, sameP bool) ([]string, []float64, error) {
+	n := len(all.exps)
+	ps := all.ps()
 	labels := make([]string, n)
 	xs := append([]float64(nil), ps...)
 	switch {
 	case sameP:
 		if len(keys) != 1 {
-			return nil, fmt.Errorf("every experiment has p = %s: a parameter study needs one numeric metadata key to vary, got %q",
+			return nil, nil, fmt.Errorf("every experiment has p = %s: a parameter study needs one numeric metadata key to vary, got %q",
 				formatNum(ps[0]), key)
 		}
 		for k, e := range all.exps {
 			prop, err := ByKey(e.Trial, keys[0])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !prop.Numeric() {
-				return nil, fmt.Errorf("experiment %q: metadata %q = %q is not a number: cannot vary a parameter study", all.names[k], prop.Key, prop.Text)
+				return nil, nil, fmt.Errorf("experiment %q: metadata %q = %q is not a number: cannot vary a parameter study", all.names[k], prop.Key, prop.Text)
 			}
 			xs[k] = prop.Num
 			labels[k] = keys[0]
 		}
-		res.Params["x"] = "property:" + keys[0]
 	case len(keys) > 0:
 		for k, e := range all.exps {
 			var vals []string
 			for _, key := range keys {
 				prop, err := ByKey(e.Trial, key)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				vals = append(vals, prop.Text)
 			}
@@ -111,11 +134,15 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 			}
 		}
 	}
+	return labels, xs, nil
+}
 
-	// Group, keeping the experiments of a set in x order (then given order).
+// groupSets groups the experiments by label: the set names in label order
+// and each set's experiments in x order (then given order).
+func groupSets(labels []string, xs []float64) ([]string, map[string][]int) {
 	members := map[string][]int{}
 	var setNames []string
-	for k := range n {
+	for k := range labels {
 		if _, ok := members[labels[k]]; !ok {
 			setNames = append(setNames, labels[k])
 		}
@@ -126,13 +153,25 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 		m := members[s]
 		sort.SliceStable(m, func(i, j int) bool { return xs[m[i]] < xs[m[j]] })
 	}
+	return setNames, members
+}
 
-	var sName, eName []string
-	var rows []int
-	var sp, sx, st, ss, si, se []float64
-	var tSet, tBase []string
-	var tCount, tXMin, tXMax, tTimeB, tTimeMax, tSpMax, tEffMax []float64
-	timeAt := map[float64]map[string]float64{}
+// multisetData holds the columns of MultiSet's "series" (one entry per
+// experiment, by set then x) and "sets" tables (one per set), and the
+// first time of every set at every x.
+type multisetData struct {
+	sName, eName                                            []string
+	rows                                                    []int
+	sp, sx, st, ss, si, se                                  []float64
+	tSet, tBase                                             []string
+	tCount, tXMin, tXMax, tTimeB, tTimeMax, tSpMax, tEffMax []float64
+	timeAt                                                  map[float64]map[string]float64
+}
+
+// multisetRows computes every set's scaling against its own baseline.
+func multisetRows(all *seriesData, setNames []string, members map[string][]int, xs []float64, sameP, weak bool) *multisetData {
+	ps := all.ps()
+	d := &multisetData{timeAt: map[float64]map[string]float64{}}
 	for _, s := range setNames {
 		m := members[s]
 		b := m[0]
@@ -145,61 +184,67 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 					spd = all.main[b] / all.main[k]
 				}
 			} else {
-				spd, ideal, eff = Scaling(all.main[b], xs[b], all.main[k], xs[k], opt.Weak)
+				spd, ideal, eff = Scaling(all.main[b], xs[b], all.main[k], xs[k], weak)
 			}
-			sName = append(sName, s)
-			eName = append(eName, all.names[k])
-			rows = append(rows, k)
-			sp = append(sp, ps[k])
-			sx = append(sx, xs[k])
-			st = append(st, all.main[k])
-			ss, si, se = append(ss, spd), append(si, ideal), append(se, eff)
+			d.sName = append(d.sName, s)
+			d.eName = append(d.eName, all.names[k])
+			d.rows = append(d.rows, k)
+			d.sp = append(d.sp, ps[k])
+			d.sx = append(d.sx, xs[k])
+			d.st = append(d.st, all.main[k])
+			d.ss, d.si, d.se = append(d.ss, spd), append(d.si, ideal), append(d.se, eff)
 			lastSp, lastEff = spd, eff
-			if timeAt[xs[k]] == nil {
-				timeAt[xs[k]] = map[string]float64{}
+			if d.timeAt[xs[k]] == nil {
+				d.timeAt[xs[k]] = map[string]float64{}
 			}
-			if _, dup := timeAt[xs[k]][s]; !dup {
-				timeAt[xs[k]][s] = all.main[k]
+			if _, dup := d.timeAt[xs[k]][s]; !dup {
+				d.timeAt[xs[k]][s] = all.main[k]
 			}
 		}
 		last := m[len(m)-1]
-		tSet = append(tSet, s)
-		tCount = append(tCount, float64(len(m)))
-		tBase = append(tBase, all.names[b])
-		tXMin, tXMax = append(tXMin, xs[b]), append(tXMax, xs[last])
-		tTimeB, tTimeMax = append(tTimeB, all.main[b]), append(tTimeMax, all.main[last])
-		tSpMax, tEffMax = append(tSpMax, lastSp), append(tEffMax, lastEff)
+		d.tSet = append(d.tSet, s)
+		d.tCount = append(d.tCount, float64(len(m)))
+		d.tBase = append(d.tBase, all.names[b])
+		d.tXMin, d.tXMax = append(d.tXMin, xs[b]), append(d.tXMax, xs[last])
+		d.tTimeB, d.tTimeMax = append(d.tTimeB, all.main[b]), append(d.tTimeMax, all.main[last])
+		d.tSpMax, d.tEffMax = append(d.tSpMax, lastSp), append(d.tEffMax, lastEff)
 	}
-	xName := "p"
-	if sameP {
-		xName = keys[0]
-	}
+	return d
+}
+
+// seriesTable builds MultiSet's "series" table.
+func (d *multisetData) seriesTable(all *seriesData, xName, formula string) Table {
 	series := Table{Name: "series", Title: fmt.Sprintf("Program %s (main region's inclusive value, %s) per set across %s, against each set's own baseline; %s",
-		all.metric, all.aggregateLabel(), xName, multisetFormula(sameP, opt.Weak))}
-	series.AddText("set", sName)
-	series.AddText("experiment", eName)
-	series.AddNum("p", "", sp)
-	series.AddNum("x", "", sx)
-	series.AddNum("time", all.unit, st)
-	series.AddNum("speedup", "", ss)
-	series.AddNum("ideal_speedup", "", si)
-	series.AddNum("efficiency", "", se)
-	res.AddTable(series)
-	res.AddTable(splitTable(all, rows, sName, sx, xName))
+		all.metric, all.aggregateLabel(), xName, formula)}
+	series.AddText("set", d.sName)
+	series.AddText("experiment", d.eName)
+	series.AddNum("p", "", d.sp)
+	series.AddNum("x", "", d.sx)
+	series.AddNum("time", all.unit, d.st)
+	series.AddNum("speedup", "", d.ss)
+	series.AddNum("ideal_speedup", "", d.si)
+	series.AddNum("efficiency", "", d.se)
+	return series
+}
 
+// setsTable builds MultiSet's "sets" table.
+func (d *multisetData) setsTable(unit string) Table {
 	sets := Table{Name: "sets", Title: "One row per set: its baseline (smallest x) and its scaling at its largest x"}
-	sets.AddText("set", tSet)
-	sets.AddNum("experiments", "", tCount)
-	sets.AddText("baseline", tBase)
-	sets.AddNum("x_min", "", tXMin)
-	sets.AddNum("x_max", "", tXMax)
-	sets.AddNum("time_baseline", all.unit, tTimeB)
-	sets.AddNum("time_max_x", all.unit, tTimeMax)
-	sets.AddNum("speedup_max_x", "", tSpMax)
-	sets.AddNum("efficiency_max_x", "", tEffMax)
-	res.AddTable(sets)
+	sets.AddText("set", d.tSet)
+	sets.AddNum("experiments", "", d.tCount)
+	sets.AddText("baseline", d.tBase)
+	sets.AddNum("x_min", "", d.tXMin)
+	sets.AddNum("x_max", "", d.tXMax)
+	sets.AddNum("time_baseline", unit, d.tTimeB)
+	sets.AddNum("time_max_x", unit, d.tTimeMax)
+	sets.AddNum("speedup_max_x", "", d.tSpMax)
+	sets.AddNum("efficiency_max_x", "", d.tEffMax)
+	return sets
+}
 
-	res.Findf("%s grouped into %s by %s.", plural(n, "experiment"), plural(len(setNames), "set"), setKeyLabel(keys))
+// compareSets finds, at every x that several sets share, the fastest and
+// the slowest set and their time ratio.
+func compareSets(res *Result, all *seriesData, timeAt map[float64]map[string]float64, setNames []string, xName string) {
 	var shared []float64
 	for x, m := range timeAt {
 		if len(m) > 1 {
@@ -228,7 +273,6 @@ func MultiSet(exps []Experiment, key string, opt MultiSetOptions) (*Result, erro
 		res.Findf("At %s = %s, set %q is fastest (%s) and set %q slowest (%s): ratio %s.", xName, formatNum(x),
 			fast, formatMicrosOrValue(all, m[fast]), slow, formatMicrosOrValue(all, m[slow]), fmtRatio3(ratio(m[slow], m[fast], math.NaN())))
 	}
-	return res, nil
 }
 
 // multisetFormula states the formulas for the series table's title.

@@ -47,6 +47,20 @@ func Ratio(t *drg.Trial, opt RatioOptions) (*Result, error) {
 		Metric:   opt.Name,
 		Params:   map[string]string{"name": opt.Name, "expr": opt.Expr, "metric": opt.Name},
 	}
+	res.AddTable(ratioRegionsTable(t, opt, incl, excl))
+	threads := ratioThreadsTable(t, opt, incl)
+	res.AddTable(threads)
+	if vals := threads.Col("main_inclusive").Num; len(vals) > 0 {
+		s := summarizeRatio(vals, nil, 0)
+		res.Findf("%s of the main region ranges from %.4g to %.4g over %d threads (mean %.4g)", opt.Name, s.min, s.max, s.n, s.mean)
+	}
+	return res, nil
+}
+
+// ratioRegionsTable builds Ratio's "regions" table: per flat region with
+// a record, the derived metric's mean, min and max over the threads where
+// it is defined.
+func ratioRegionsTable(t *drg.Trial, opt RatioOptions, incl, excl []float64) Table {
 	nt := len(t.Threads)
 	regions := Table{Name: "regions", Title: "Derived metric " + opt.Name + " = " + opt.Expr + " per region"}
 	var names []string
@@ -72,15 +86,19 @@ func Ratio(t *drg.Trial, opt RatioOptions) (*Result, error) {
 	regions.AddNum("inclusive_mean", "", imean)
 	regions.AddNum("inclusive_min", "", imin)
 	regions.AddNum("inclusive_max", "", imax)
-	res.AddTable(regions)
+	return regions
+}
 
+// ratioThreadsTable builds Ratio's "threads" table: the derived metric's
+// inclusive value of each thread's main region (its node with the largest
+// inclusive value of the first time metric; empty without a time metric).
+func ratioThreadsTable(t *drg.Trial, opt RatioOptions, incl []float64) Table {
+	nt := len(t.Threads)
 	threads := Table{Name: "threads", Title: "Derived metric " + opt.Name + " of the main region per thread"}
 	m := t.TimeMetric()
 	var labels []string
 	var vals []float64
 	if m >= 0 {
-		// The main region of each thread: its node with the largest
-		// inclusive value of the first time metric.
 		for th := 0; th < nt; th++ {
 			best, bestV := -1, math.Inf(-1)
 			for node := range t.Nodes {
@@ -98,12 +116,7 @@ func Ratio(t *drg.Trial, opt RatioOptions) (*Result, error) {
 	}
 	threads.AddText("thread", labels)
 	threads.AddNum("main_inclusive", "", vals)
-	res.AddTable(threads)
-	if len(vals) > 0 {
-		s := summarizeRatio(vals, nil, 0)
-		res.Findf("%s of the main region ranges from %.4g to %.4g over %d threads (mean %.4g)", opt.Name, s.min, s.max, s.n, s.mean)
-	}
-	return res, nil
+	return threads
 }
 
 // ratioSummary is the mean, min and max of the defined values of a row.

@@ -213,7 +213,30 @@ func Regions(t *drg.Trial, opt RegionsOptions) (*Result, error) {
 	if parent >= 0 {
 		res.Params["children"] = t.Nodes[parent].Name
 	}
+	rt := res.AddTable(topRegionsTable(t, m, sc, opt))
+	if rt.NumRows() > 0 {
+		col := valueKind(opt.Inclusive)
+		res.Findf("The most expensive region by %s %s (%s) is %s: %s, %.1f%% of the main region.",
+			col, t.Metrics[m].Name, sc.describe(), rt.Text("region", 0), formatValue(t, m, rt.Num(col, 0)), rt.Num(col+"_percent", 0))
+	} else {
+		res.Findf("No region has a record for %s.", sc.describe())
+	}
 
+	if tree.Kind != drg.NoCallpaths {
+		res.AddTable(callgraphTable(t, m, sc, tree, res))
+	}
+	if parent < 0 {
+		res.Findf("No children table: the callpaths do not form a complete tree (%s); name a node with the children option.", tree.Kind)
+		return res, nil
+	}
+	res.AddTable(childrenTable(t, m, sc, tree, parent, res))
+	return res, nil
+}
+
+// topRegionsTable builds the "regions" table: the flat regions with a
+// record in the scope, largest exclusive (or inclusive) value first (then
+// by name), cut to the top ones.
+func topRegionsTable(t *drg.Trial, m int, sc scope, opt RegionsOptions) Table {
 	unit := unitOf(t, m)
 	main := sc.main(t.MainInclusive(m))
 	ex, in := t.Values[m].Exclusive, t.Values[m].Inclusive
@@ -259,24 +282,7 @@ func Regions(t *drg.Trial, opt RegionsOptions) (*Result, error) {
 	tb.AddNum("exclusive_per_call", unit, exPC)
 	tb.AddNum("inclusive_per_call", unit, inPC)
 	permuteTable(&tb, idx)
-	rt := res.AddTable(tb)
-	if rt.NumRows() > 0 {
-		col := valueKind(opt.Inclusive)
-		res.Findf("The most expensive region by %s %s (%s) is %s: %s, %.1f%% of the main region.",
-			col, t.Metrics[m].Name, sc.describe(), rt.Text("region", 0), formatValue(t, m, rt.Num(col, 0)), rt.Num(col+"_percent", 0))
-	} else {
-		res.Findf("No region has a record for %s.", sc.describe())
-	}
-
-	if tree.Kind != drg.NoCallpaths {
-		res.AddTable(callgraphTable(t, m, sc, tree, res))
-	}
-	if parent < 0 {
-		res.Findf("No children table: the callpaths do not form a complete tree (%s); name a node with the children option.", tree.Kind)
-		return res, nil
-	}
-	res.AddTable(childrenTable(t, m, sc, tree, parent, res))
-	return res, nil
+	return tb
 }
 
 // CallgraphNodes bounds Regions' "callgraph" table.

@@ -328,30 +328,9 @@ type seriesData struct {
 
 // collect validates exps and reduces them as opt says.
 func collect(exps []Experiment, opt SeriesOptions) (*seriesData, error) {
-	if len(exps) == 0 {
-		return nil, fmt.Errorf("no experiment given")
-	}
-	agg := strings.ToLower(strings.TrimSpace(opt.Aggregate))
-	switch agg {
-	case "":
-		agg = AggregateMax
-	case AggregateMax, AggregateMean:
-	default:
-		return nil, fmt.Errorf("aggregate %q: want %q or %q", opt.Aggregate, AggregateMax, AggregateMean)
-	}
-	seen := map[string]int{}
-	for i, e := range exps {
-		name := e.label(i)
-		if e.Trial == nil {
-			return nil, fmt.Errorf("experiment %q has no trial", name)
-		}
-		if !(e.P > 0) || math.IsInf(e.P, 0) {
-			return nil, fmt.Errorf("experiment %q: parameter p = %v, want a finite number > 0", name, e.P)
-		}
-		if j, dup := seen[name]; dup {
-			return nil, fmt.Errorf("experiments %d and %d are both named %q: give each a unique Name", j+1, i+1, name)
-		}
-		seen[name] = i
+	agg, err := checkExperiments(exps, opt)
+	if err != nil {
+		return nil, err
 	}
 	// Sort by P, keeping the given order (and names) among equal P.
 	idx := order(len(exps), func(i, j int) bool { return exps[i].P < exps[j].P })
@@ -387,38 +366,81 @@ func collect(exps []Experiment, opt SeriesOptions) (*seriesData, error) {
 		}
 	}
 	regionIdx := map[string]int{}
-	for k, e := range d.exps {
-		m, err := seriesMetric(e.Trial, d.metric)
-		if err != nil {
-			return nil, fmt.Errorf("experiment %q: %w", d.names[k], err)
-		}
-		d.metrics = append(d.metrics, m)
-		d.main = append(d.main, aggregateMain(e.Trial.MainInclusive(m), agg))
-		keys, groups := flatGroups(e.Trial, opt.ShortNames)
-		for g, key := range keys {
-			r, ok := regionIdx[key]
-			if !ok {
-				r = len(d.regions)
-				regionIdx[key] = r
-				d.regions = append(d.regions, key)
-				nanRow := func() []float64 {
-					row := make([]float64, len(exps))
-					for i := range row {
-						row[i] = math.NaN()
-					}
-					return row
-				}
-				d.excl = append(d.excl, nanRow())
-				d.incl = append(d.incl, nanRow())
-				d.procs = append(d.procs, make([]int, len(exps)))
-			}
-			ex, in, procs, present := reduceGroup(e.Trial, m, groups[g], agg)
-			if present {
-				d.excl[r][k], d.incl[r][k], d.procs[r][k] = ex, in, procs
-			}
+	for k := range d.exps {
+		if err := d.addExperiment(k, regionIdx, opt.ShortNames); err != nil {
+			return nil, err
 		}
 	}
 	return d, nil
+}
+
+// checkExperiments checks the experiments (a trial each, a finite P > 0,
+// unique names) and the aggregate, and returns the aggregate.
+func checkExperiments(exps []Experiment, opt SeriesOptions) (string, error) {
+	if len(exps) == 0 {
+		return "", fmt.Errorf("no experiment given")
+	}
+	agg := strings.ToLower(strings.TrimSpace(opt.Aggregate))
+	switch agg {
+	case "":
+		agg = AggregateMax
+	case AggregateMax, AggregateMean:
+	default:
+		return "", fmt.Errorf("aggregate %q: want %q or %q", opt.Aggregate, AggregateMax, AggregateMean)
+	}
+	seen := map[string]int{}
+	for i, e := range exps {
+		name := e.label(i)
+		if e.Trial == nil {
+			return "", fmt.Errorf("experiment %q has no trial", name)
+		}
+		if !(e.P > 0) || math.IsInf(e.P, 0) {
+			return "", fmt.Errorf("experiment %q: parameter p = %v, want a finite number > 0", name, e.P)
+		}
+		if j, dup := seen[name]; dup {
+			return "", fmt.Errorf("experiments %d and %d are both named %q: give each a unique Name", j+1, i+1, name)
+		}
+		seen[name] = i
+	}
+	return agg, nil
+}
+
+// addExperiment reduces experiment k of d: its metric, program time and
+// the aggregated values of its flat regions (a new region gets a row, NaN
+// in the other experiments).
+func (d *seriesData) addExperiment(k int, regionIdx map[string]int, shortNames bool) error {
+	e := d.exps[k]
+	n := len(d.exps)
+	m, err := seriesMetric(e.Trial, d.metric)
+	if err != nil {
+		return fmt.Errorf("experiment %q: %w", d.names[k], err)
+	}
+	d.metrics = append(d.metrics, m)
+	d.main = append(d.main, aggregateMain(e.Trial.MainInclusive(m), d.agg))
+	keys, groups := flatGroups(e.Trial, shortNames)
+	for g, key := range keys {
+		r, ok := regionIdx[key]
+		if !ok {
+			r = len(d.regions)
+			regionIdx[key] = r
+			d.regions = append(d.regions, key)
+			nanRow := func() []float64 {
+				row := make([]float64, n)
+				for i := range row {
+					row[i] = math.NaN()
+				}
+				return row
+			}
+			d.excl = append(d.excl, nanRow())
+			d.incl = append(d.incl, nanRow())
+			d.procs = append(d.procs, make([]int, n))
+		}
+		ex, in, procs, present := reduceGroup(e.Trial, m, groups[g], d.agg)
+		if present {
+			d.excl[r][k], d.incl[r][k], d.procs[r][k] = ex, in, procs
+		}
+	}
+	return nil
 }
 
 // seriesMetric finds metric name in t: exactly, else the only metric equal

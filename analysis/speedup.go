@@ -86,18 +86,27 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	res.Params["baseline"] = d.names[b]
 	res.Params["baseline_p"] = formatNum(d.exps[b].P)
 	res.Params["scaling"] = scalingName(opt.Weak)
+	prog := speedupProgramTable(d, b, opt.Weak)
+	res.AddTable(prog)
+	res.AddTable(speedupRegionsTable(d, b, opt.Weak))
+	speedupFindings(res, d, b, prog.Col("speedup").Num, prog.Col("efficiency").Num, opt.Weak)
+	return res, nil
+}
+
+// speedupProgramTable builds Speedup's "program" table: one row per
+// experiment, against baseline b.
+func speedupProgramTable(d *seriesData, b int, weak bool) Table {
 	ps := d.ps()
 	pb := ps[b]
 	n := len(d.exps)
-
 	prog := Table{Name: "program", Title: fmt.Sprintf("Program %s speedup and efficiency of %s (main region's inclusive value, %s) against %s (p_b = %s); %s",
-		scalingName(opt.Weak), d.metric, d.aggregateLabel(), d.names[b], formatNum(pb), scalingFormula(opt.Weak))}
+		scalingName(weak), d.metric, d.aggregateLabel(), d.names[b], formatNum(pb), scalingFormula(weak))}
 	rel := make([]float64, n)
 	sp := make([]float64, n)
 	ideal := make([]float64, n)
 	eff := make([]float64, n)
 	for k := range n {
-		sp[k], ideal[k], eff[k] = Scaling(d.main[b], pb, d.main[k], ps[k], opt.Weak)
+		sp[k], ideal[k], eff[k] = Scaling(d.main[b], pb, d.main[k], ps[k], weak)
 		rel[k] = ps[k] / pb
 	}
 	prog.AddText("experiment", append([]string(nil), d.names...))
@@ -107,23 +116,28 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	prog.AddNum("speedup", "", sp)
 	prog.AddNum("ideal_speedup", "", ideal)
 	prog.AddNum("efficiency", "", eff)
-	res.AddTable(prog)
+	return prog
+}
 
+// speedupRegionsTable builds Speedup's "regions" table: one row per
+// region and experiment, against baseline b.
+func speedupRegionsTable(d *seriesData, b int, weak bool) Table {
+	ps := d.ps()
+	pb := ps[b]
 	regs := Table{Name: "regions", Title: fmt.Sprintf("Per-region %s speedup and efficiency of %s (%s) against %s; %s",
-		scalingName(opt.Weak), d.metric, d.aggregateLabel(), d.names[b], scalingFormula(opt.Weak))}
-	ord := regionOrder(d, d.excl, b)
+		scalingName(weak), d.metric, d.aggregateLabel(), d.names[b], scalingFormula(weak))}
 	var names, expNames []string
 	var pc, ex, in, spE, efE, spI, efI []float64
-	for _, r := range ord {
-		for k := range n {
+	for _, r := range regionOrder(d, d.excl, b) {
+		for k := range d.exps {
 			names = append(names, d.regions[r])
 			expNames = append(expNames, d.names[k])
 			pc = append(pc, ps[k])
 			ex = append(ex, d.excl[r][k])
 			in = append(in, d.incl[r][k])
-			s, _, e := Scaling(d.excl[r][b], pb, d.excl[r][k], ps[k], opt.Weak)
+			s, _, e := Scaling(d.excl[r][b], pb, d.excl[r][k], ps[k], weak)
 			spE, efE = append(spE, s), append(efE, e)
-			s, _, e = Scaling(d.incl[r][b], pb, d.incl[r][k], ps[k], opt.Weak)
+			s, _, e = Scaling(d.incl[r][b], pb, d.incl[r][k], ps[k], weak)
 			spI, efI = append(spI, s), append(efI, e)
 		}
 	}
@@ -136,10 +150,7 @@ func Speedup(exps []Experiment, opt SpeedupOptions) (*Result, error) {
 	regs.AddNum("efficiency_exclusive", "", efE)
 	regs.AddNum("speedup_inclusive", "", spI)
 	regs.AddNum("efficiency_inclusive", "", efI)
-	res.AddTable(regs)
-
-	speedupFindings(res, d, b, sp, eff, opt.Weak)
-	return res, nil
+	return regs
 }
 
 // scalingName returns "strong" or "weak".
@@ -273,6 +284,50 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("version B: %w", err)
 	}
+	pairs, err := commonPs(da, db)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Analysis: "improvement",
+		Trials:   append(append([]string(nil), da.trials...), db.trials...),
+		Metric:   da.metric,
+		Params: map[string]string{
+			"metric":    da.metric,
+			"aggregate": da.agg,
+			"align":     da.align,
+			"a":         joinNames(da.names),
+			"b":         joinNames(db.names),
+			"p_a":       formatList(da.ps()),
+			"p_b":       formatList(db.ps()),
+			"tolerance": formatNum(DefaultTolerance),
+		},
+		Findings: []string{},
+	}
+	prog := programImprovement(da, db, pairs)
+	res.AddTable(prog)
+	res.AddTable(regionImprovement(da, db, pairs))
+	an, bn, verdict := prog.Col("a").Text, prog.Col("b").Text, prog.Col("b_vs_a").Text
+	ta, tb := prog.Col("time_a").Num, prog.Col("time_b").Num
+	imp, chg := prog.Col("improvement").Num, prog.Col("change_percent").Num
+	for k, pr := range pairs {
+		res.Findf("At p = %s, B (%s) takes %s against %s for A (%s): improvement %s (%+.1f%%), B is %s.",
+			formatNum(pr.p), bn[k], formatMicrosOrValue(da, tb[k]), formatMicrosOrValue(da, ta[k]), an[k],
+			fmtRatio3(imp[k]), chg[k], verdict[k])
+	}
+	return res, nil
+}
+
+// pPair is a process count both versions have: the experiment of A and
+// of B there.
+type pPair struct {
+	p    float64
+	a, b int
+}
+
+// commonPs checks that neither version has two experiments at one p and
+// returns the process counts they share, in A's order.
+func commonPs(da, db *seriesData) ([]pPair, error) {
 	byP := func(d *seriesData, which string) (map[float64]int, error) {
 		out := map[float64]int{}
 		for k, e := range d.exps {
@@ -291,35 +346,21 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	type pair struct {
-		p    float64
-		a, b int
-	}
-	var pairs []pair
+	var pairs []pPair
 	for k, e := range da.exps {
 		if j, ok := pb[e.P]; ok {
-			pairs = append(pairs, pair{e.P, k, j})
+			pairs = append(pairs, pPair{e.P, k, j})
 		}
 	}
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("versions A (p = %s) and B (p = %s) share no process count", formatList(da.ps()), formatList(db.ps()))
 	}
-	res := &Result{
-		Analysis: "improvement",
-		Trials:   append(append([]string(nil), da.trials...), db.trials...),
-		Metric:   da.metric,
-		Params: map[string]string{
-			"metric":    da.metric,
-			"aggregate": da.agg,
-			"align":     da.align,
-			"a":         joinNames(da.names),
-			"b":         joinNames(db.names),
-			"p_a":       formatList(da.ps()),
-			"p_b":       formatList(db.ps()),
-			"tolerance": formatNum(DefaultTolerance),
-		},
-		Findings: []string{},
-	}
+	return pairs, nil
+}
+
+// programImprovement builds Improvement's "program" table: one row per
+// common p.
+func programImprovement(da, db *seriesData, pairs []pPair) Table {
 	prog := Table{Name: "program", Title: fmt.Sprintf("Program time (%s, main region's inclusive value, %s): improvement = T_a/T_b, change = 100*(T_b − T_a)/T_a",
 		da.metric, da.aggregateLabel())}
 	var ps, ta, tb, imp, chg []float64
@@ -342,9 +383,13 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	prog.AddNum("improvement", "", imp)
 	prog.AddNum("change_percent", "%", chg)
 	prog.AddText("b_vs_a", verdict)
-	res.AddTable(prog)
+	return prog
+}
 
-	// Regions: A's in A's order, then B's new ones.
+// regionImprovement builds Improvement's "regions" table: A's regions in
+// A's order, then B's new ones, each at every common p where either
+// version has it.
+func regionImprovement(da, db *seriesData, pairs []pPair) Table {
 	keys := make([]string, 0, len(da.regions)+len(db.regions))
 	ra := map[string]int{}
 	for _, r := range regionOrder(da, da.excl, 0) {
@@ -358,7 +403,7 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 			keys = append(keys, k)
 		}
 	}
-	get := func(d *seriesData, idx map[string]int, vals [][]float64, key string, k int) float64 {
+	get := func(idx map[string]int, vals [][]float64, key string, k int) float64 {
 		if r, ok := idx[key]; ok {
 			return vals[r][k]
 		}
@@ -369,8 +414,8 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	var rp, ea, eb, ie, ce, ia, ib, ii, ci []float64
 	for _, key := range keys {
 		for _, pr := range pairs {
-			xe, ye := get(da, ra, da.excl, key, pr.a), get(db, rb, db.excl, key, pr.b)
-			xi, yi := get(da, ra, da.incl, key, pr.a), get(db, rb, db.incl, key, pr.b)
+			xe, ye := get(ra, da.excl, key, pr.a), get(rb, db.excl, key, pr.b)
+			xi, yi := get(ra, da.incl, key, pr.a), get(rb, db.incl, key, pr.b)
 			if math.IsNaN(xe) && math.IsNaN(ye) {
 				continue
 			}
@@ -394,14 +439,7 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 	regs.AddNum("inclusive_b", da.unit, ib)
 	regs.AddNum("improvement_inclusive", "", ii)
 	regs.AddNum("change_inclusive_percent", "%", ci)
-	res.AddTable(regs)
-
-	for k, pr := range pairs {
-		res.Findf("At p = %s, B (%s) takes %s against %s for A (%s): improvement %s (%+.1f%%), B is %s.",
-			formatNum(pr.p), bn[k], formatMicrosOrValue(da, tb[k]), formatMicrosOrValue(da, ta[k]), an[k],
-			fmtRatio3(imp[k]), chg[k], verdict[k])
-	}
-	return res, nil
+	return regs
 }
 
 // improvement returns T_a/T_b and 100*(T_b − T_a)/T_a, NaN where undefined.

@@ -76,6 +76,54 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	by, members, memberThreads, err := summaryMembers(t, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := newResult("summary", t, m)
+	res.Params["by"] = by
+	res.Params["node"] = opt.Node
+	if opt.Node == "" {
+		res.Params["node"] = "all"
+	}
+	res.Params["value"] = "exclusive"
+
+	d := &summaryData{by: by, members: members, unit: unitOf(t, m), metric: t.Metrics[m].Name}
+	d.sums = classSums(t, m, rules, memberThreads)
+	d.counts(t, m, memberThreads)
+	scopeText := "all threads"
+	if opt.Node != "" {
+		scopeText = "the threads of node " + opt.Node
+	}
+	tb := d.membersTable(scopeText)
+	res.AddTable(tb)
+	st, means, pcts, meanTotal := d.statsTable()
+	res.AddTable(st)
+
+	var parts []string
+	for i, c := range splitClasses {
+		if means[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", c, pcts[i]))
+		}
+	}
+	res.Findf("Per %s on average (%s): %s of the summed exclusive %s (%s).",
+		by, plural(len(members), "member"), strings.Join(parts, ", "), t.Metrics[m].Name, formatValue(t, m, meanTotal))
+	if len(members) > 1 {
+		for _, c := range []string{classify.ClassMPI, classify.ClassOpenMP, classify.ClassIO} {
+			p := tb.Col(c + "_percent").Num
+			lo, hi := extremes(p)
+			if p[hi] > 0 {
+				res.Findf("The %s share ranges from %.1f%% (%s %s) to %.1f%% (%s %s).", c, p[lo], by, members[lo], p[hi], by, members[hi])
+			}
+		}
+	}
+	return res, nil
+}
+
+// summaryMembers checks By and Node and returns the level, its members in
+// order of first appearance among the selected threads, and each member's
+// threads.
+func summaryMembers(t *drg.Trial, opt SummaryOptions) (string, []string, [][]int, error) {
 	by := strings.ToLower(strings.TrimSpace(opt.By))
 	if by == "" {
 		by = "node"
@@ -90,7 +138,7 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 	case "thread":
 		memberOf = func(th int) string { return threadLabel(t, th) }
 	default:
-		return nil, fmt.Errorf(`summary by %q: want "node", "process" or "thread"`, opt.By)
+		return "", nil, nil, fmt.Errorf(`summary by %q: want "node", "process" or "thread"`, opt.By)
 	}
 	threads := make([]int, 0, len(t.Threads))
 	for th := range t.Threads {
@@ -103,18 +151,8 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 		if len(names) > 10 {
 			names = append(names[:10], "...")
 		}
-		return nil, fmt.Errorf("trial %q has no computational node %q (nodes: %s)", t.Name, opt.Node, strings.Join(names, ", "))
+		return "", nil, nil, fmt.Errorf("trial %q has no computational node %q (nodes: %s)", t.Name, opt.Node, strings.Join(names, ", "))
 	}
-
-	res := newResult("summary", t, m)
-	res.Params["by"] = by
-	res.Params["node"] = opt.Node
-	if opt.Node == "" {
-		res.Params["node"] = "all"
-	}
-	res.Params["value"] = "exclusive"
-
-	// Members in order of first appearance.
 	var members []string
 	index := map[string]int{}
 	memberThreads := [][]int{}
@@ -129,10 +167,16 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 		}
 		memberThreads[i] = append(memberThreads[i], th)
 	}
-	classes := splitClasses
+	return by, members, memberThreads, nil
+}
+
+// classSums returns, per class of splitClasses and member, the exclusive
+// values of the flat regions of that class summed over the member's
+// threads (sampled regions left out).
+func classSums(t *drg.Trial, m int, rules []classify.Rule, memberThreads [][]int) map[string][]float64 {
 	sums := map[string][]float64{}
-	for _, c := range classes {
-		sums[c] = make([]float64, len(members))
+	for _, c := range splitClasses {
+		sums[c] = make([]float64, len(memberThreads))
 	}
 	nt := len(t.Threads)
 	ex := t.Values[m].Exclusive
@@ -150,93 +194,89 @@ func Summary(t *drg.Trial, opt SummaryOptions) (*Result, error) {
 			}
 		}
 	}
+	return sums
+}
+
+// summaryData holds Summary's numbers per member.
+type summaryData struct {
+	by, unit, metric                string
+	members                         []string
+	sums                            map[string][]float64 // per class
+	nThreads, nProc, mainSum, total []float64
+}
+
+// counts fills the members' threads, processes, summed main inclusive
+// value and the total over the classes.
+func (d *summaryData) counts(t *drg.Trial, m int, memberThreads [][]int) {
+	n := len(d.members)
 	mainPer := t.MainInclusive(m)
-	nThreads := make([]float64, len(members))
-	nProc := make([]float64, len(members))
-	mainSum := make([]float64, len(members))
-	total := make([]float64, len(members))
+	d.nThreads, d.nProc = make([]float64, n), make([]float64, n)
+	d.mainSum, d.total = make([]float64, n), make([]float64, n)
 	for i, ths := range memberThreads {
 		procs := map[int]bool{}
 		for _, th := range ths {
 			procs[t.Threads[th].Node] = true
-			mainSum[i] += mainPer[th]
+			d.mainSum[i] += mainPer[th]
 		}
-		nThreads[i] = float64(len(ths))
-		nProc[i] = float64(len(procs))
-		for _, c := range classes {
-			total[i] += sums[c][i]
+		d.nThreads[i] = float64(len(ths))
+		d.nProc[i] = float64(len(procs))
+		for _, c := range splitClasses {
+			d.total[i] += d.sums[c][i]
 		}
 	}
+}
 
-	unit := unitOf(t, m)
-	scopeText := "all threads"
-	if opt.Node != "" {
-		scopeText = "the threads of node " + opt.Node
+// membersTable builds the "members" table: one row per member.
+func (d *summaryData) membersTable(scopeText string) Table {
+	tb := Table{Name: "members", Title: fmt.Sprintf("Execution summary per %s (%s): exclusive %s of the flat regions summed per class", d.by, scopeText, d.metric)}
+	tb.AddText(d.by, d.members)
+	tb.AddNum("threads", "threads", d.nThreads)
+	tb.AddNum("processes", "processes", d.nProc)
+	tb.AddNum("main_inclusive", d.unit, d.mainSum)
+	for _, c := range splitClasses {
+		tb.AddNum(c, d.unit, d.sums[c])
 	}
-	tb := Table{Name: "members", Title: fmt.Sprintf("Execution summary per %s (%s): exclusive %s of the flat regions summed per class", by, scopeText, t.Metrics[m].Name)}
-	tb.AddText(by, members)
-	tb.AddNum("threads", "threads", nThreads)
-	tb.AddNum("processes", "processes", nProc)
-	tb.AddNum("main_inclusive", unit, mainSum)
-	for _, c := range classes {
-		tb.AddNum(c, unit, sums[c])
-	}
-	tb.AddNum("total", unit, total)
-	for _, c := range classes {
-		p := make([]float64, len(members))
+	tb.AddNum("total", d.unit, d.total)
+	for _, c := range splitClasses {
+		p := make([]float64, len(d.members))
 		for i := range p {
-			p[i] = drg.Percent(sums[c][i], total[i])
+			p[i] = drg.Percent(d.sums[c][i], d.total[i])
 		}
 		tb.AddNum(c+"_percent", "%", p)
 	}
-	res.AddTable(tb)
+	return tb
+}
 
-	// Statistics across members.
-	rows := append(append([]string(nil), classes...), "total")
+// statsTable builds the "stats" table: per class and the total, min, mean
+// and max across the members; it also returns the means, their
+// percentages of the mean total, and the mean total.
+func (d *summaryData) statsTable() (Table, []float64, []float64, float64) {
+	rows := append(append([]string(nil), splitClasses...), "total")
 	var mins, means, maxs, pcts []float64
 	var minM, maxM []string
-	meanTotal := meanOf(total)
+	meanTotal := meanOf(d.total)
 	for _, c := range rows {
-		x := total
+		x := d.total
 		if c != "total" {
-			x = sums[c]
+			x = d.sums[c]
 		}
 		lo, hi := extremes(x)
 		mins = append(mins, x[lo])
 		maxs = append(maxs, x[hi])
-		minM = append(minM, members[lo])
-		maxM = append(maxM, members[hi])
+		minM = append(minM, d.members[lo])
+		maxM = append(maxM, d.members[hi])
 		means = append(means, meanOf(x))
 		pcts = append(pcts, drg.Percent(meanOf(x), meanTotal))
 	}
-	st := Table{Name: "stats", Title: fmt.Sprintf("Per class: min, mean and max across the %d members (%s)", len(members), by)}
+	st := Table{Name: "stats", Title: fmt.Sprintf("Per class: min, mean and max across the %d members (%s)", len(d.members), d.by)}
 	st.AddText("class", rows)
-	st.AddNum("min", unit, mins)
+	st.AddNum("min", d.unit, mins)
 	st.AddText("min_member", minM)
-	st.AddNum("mean", unit, means)
-	st.AddNum("max", unit, maxs)
+	st.AddNum("mean", d.unit, means)
+	st.AddNum("max", d.unit, maxs)
 	st.AddText("max_member", maxM)
 	st.AddNum("mean_percent", "%", pcts)
-	res.AddTable(st)
-
-	var parts []string
-	for i, c := range classes {
-		if means[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %.1f%%", c, pcts[i]))
-		}
-	}
-	res.Findf("Per %s on average (%s): %s of the summed exclusive %s (%s).",
-		by, plural(len(members), "member"), strings.Join(parts, ", "), t.Metrics[m].Name, formatValue(t, m, meanTotal))
-	if len(members) > 1 {
-		for _, c := range []string{classify.ClassMPI, classify.ClassOpenMP, classify.ClassIO} {
-			p := tb.Col(c + "_percent").Num
-			lo, hi := extremes(p)
-			if p[hi] > 0 {
-				res.Findf("The %s share ranges from %.1f%% (%s %s) to %.1f%% (%s %s).", c, p[lo], by, members[lo], p[hi], by, members[hi])
-			}
-		}
-	}
-	return res, nil
+	return st, means, pcts, meanTotal
 }
 
 // distinct returns the distinct values of x, sorted.

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,49 +159,95 @@ func shortMethod(m string) string {
 //   - "dendrogram" (hierarchical): step, a, b, height, size (see Merge).
 //   - "quality": k, mean_silhouette, within_ss (W_k), noise.
 func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
-	method, err := ParseMethod(opt.Method)
+	cfg, err := parseConfig(opt)
 	if err != nil {
 		return nil, err
-	}
-	normName, err := ParseNormalization(cmpS(opt.Normalization, DefaultNormalization))
-	if err != nil {
-		return nil, err
-	}
-	red, err := ParseReduction(cmpS(opt.Reduction, DefaultReduction))
-	if err != nil {
-		return nil, err
-	}
-	autoK := strings.ToLower(opt.AutoK)
-	if autoK == "" {
-		autoK = AutoSilhouette
-	}
-	if autoK != AutoSilhouette && autoK != AutoGap {
-		return nil, fmt.Errorf("cluster: unknown automatic k %q (want silhouette or gap)", opt.AutoK)
-	}
-	if autoK == AutoGap && method != MethodKMeans && opt.K == 0 {
-		return nil, fmt.Errorf("cluster: the gap statistic chooses k for k-means only")
-	}
-	if opt.K < 0 || opt.MaxK < 0 || opt.Restarts < 0 || opt.Eps < 0 || opt.MinPts < 0 || opt.X < 0 {
-		return nil, fmt.Errorf("cluster: negative parameter")
 	}
 	fs, err := Features(trials, opt.FeatureOptions)
 	if err != nil {
 		return nil, err
 	}
-	restarts := opt.Restarts
-	maxK := cmp0(opt.MaxK, DefaultMaxK)
-	gapB := cmp0(opt.GapB, DefaultGapB)
-	minPts := cmp0(opt.MinPts, DefaultMinPts)
-	silN := cmp0(opt.SilhouetteSample, DefaultSilhouetteSample)
-	x := opt.X
-	if x == 0 {
-		x = DefaultX
+	res := newResult(trials, fs, opt, cfg)
+	norm, err := Normalize(fs.Data, cfg.normName)
+	if err != nil {
+		return nil, err
 	}
-	pcaVar := opt.PCAVariance
-	if pcaVar == 0 {
-		pcaVar = 0.9
+	work, err := reduce(res, fs, norm, opt, cfg)
+	if err != nil {
+		return nil, err
 	}
+	rng := NewRand(opt.Seed)
+	n := work.N
+	// One silhouette sample for every k and the result, so that the k
+	// compare on the same threads.
+	sample := silhouetteSample(rng, n, cfg.silN)
+	var labels []int
+	if cfg.method == MethodDBSCAN {
+		labels = runDBSCAN(res, work, opt, cfg)
+	} else if labels, err = partition(res, work, sample, rng, opt, cfg); err != nil {
+		return nil, err
+	}
+	meanSil, sil := silhouetteOf(work, labels, sample)
+	if n > cfg.silN {
+		res.Findf("Silhouettes are computed on a random sample of %d of the %d threads.", cfg.silN, n)
+	}
+	addTables(res, fs, norm, work, labels, sil, meanSil)
+	return res, res.Validate()
+}
 
+// config holds the options of Cluster, parsed and with the defaults
+// filled in.
+type config struct {
+	method, normName, red, autoK       string
+	restarts, maxK, gapB, minPts, silN int
+	x, pcaVar                          float64
+}
+
+// parseConfig checks the options of Cluster and fills in the defaults.
+func parseConfig(opt Options) (config, error) {
+	var cfg config
+	var err error
+	if cfg.method, err = ParseMethod(opt.Method); err != nil {
+		return cfg, err
+	}
+	if cfg.normName, err = ParseNormalization(cmpS(opt.Normalization, DefaultNormalization)); err != nil {
+		return cfg, err
+	}
+	if cfg.red, err = ParseReduction(cmpS(opt.Reduction, DefaultReduction)); err != nil {
+		return cfg, err
+	}
+	cfg.autoK = strings.ToLower(opt.AutoK)
+	if cfg.autoK == "" {
+		cfg.autoK = AutoSilhouette
+	}
+	if cfg.autoK != AutoSilhouette && cfg.autoK != AutoGap {
+		return cfg, fmt.Errorf("cluster: unknown automatic k %q (want silhouette or gap)", opt.AutoK)
+	}
+	if cfg.autoK == AutoGap && cfg.method != MethodKMeans && opt.K == 0 {
+		return cfg, fmt.Errorf("cluster: the gap statistic chooses k for k-means only")
+	}
+	if opt.K < 0 || opt.MaxK < 0 || opt.Restarts < 0 || opt.Eps < 0 || opt.MinPts < 0 || opt.X < 0 {
+		return cfg, fmt.Errorf("cluster: negative parameter")
+	}
+	cfg.restarts = opt.Restarts
+	cfg.maxK = cmp0(opt.MaxK, DefaultMaxK)
+	cfg.gapB = cmp0(opt.GapB, DefaultGapB)
+	cfg.minPts = cmp0(opt.MinPts, DefaultMinPts)
+	cfg.silN = cmp0(opt.SilhouetteSample, DefaultSilhouetteSample)
+	cfg.x = opt.X
+	if cfg.x == 0 {
+		cfg.x = DefaultX
+	}
+	cfg.pcaVar = opt.PCAVariance
+	if cfg.pcaVar == 0 {
+		cfg.pcaVar = 0.9
+	}
+	return cfg, nil
+}
+
+// newResult starts the result of Cluster: trials and the parameters known
+// before clustering.
+func newResult(trials []*drg.Trial, fs *FeatureSet, opt Options, cfg config) *analysis.Result {
 	res := &analysis.Result{Analysis: "cluster", Metric: fs.Metric, Params: map[string]string{}}
 	if len(trials) == 1 {
 		res.Trial = trials[0].Name
@@ -211,60 +258,63 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	}
 	p := res.Params
 	p["metric"] = fs.Metric
-	p["method"] = method
-	p["method_name"] = shortMethod(method)
-	p["normalization"] = normName
-	p["dimension_reduction"] = red
+	p["method"] = cfg.method
+	p["method_name"] = shortMethod(cfg.method)
+	p["normalization"] = cfg.normName
+	p["dimension_reduction"] = cfg.red
 	p["value"] = "exclusive"
 	if opt.Inclusive {
 		p["value"] = "inclusive"
 	}
 	p["callpath"] = strconv.FormatBool(opt.Callpath)
 	p["seed"] = strconv.FormatUint(opt.Seed, 10)
-	p["silhouette_sample"] = strconv.Itoa(silN)
-	switch red {
+	p["silhouette_sample"] = strconv.Itoa(cfg.silN)
+	switch cfg.red {
 	case ReduceOverX:
-		p["x"] = ftoa(x)
+		p["x"] = ftoa(cfg.x)
 	case ReducePCA:
 		if opt.PCAComponents > 0 {
 			p["pca_components"] = strconv.Itoa(opt.PCAComponents)
 		} else {
-			p["pca_variance"] = ftoa(pcaVar)
+			p["pca_variance"] = ftoa(cfg.pcaVar)
 		}
 	}
+	return res
+}
 
-	norm, err := Normalize(fs.Data, normName)
-	if err != nil {
-		return nil, err
-	}
+// reduce applies the dimension reduction to the normalized vectors and
+// returns the vectors to cluster.
+func reduce(res *analysis.Result, fs *FeatureSet, norm Matrix, opt Options, cfg config) (Matrix, error) {
 	work := norm
-	switch red {
+	switch cfg.red {
 	case ReduceOverX:
+		x := cfg.x
 		keep := OverX(fs.Data, x)
 		switch {
 		case len(keep) < 2 && opt.Reduction == "" && fs.Data.D >= 2:
 			// The default reduction, when it would leave nothing to compare.
-			p["dimension_reduction"] = ReduceNone
+			res.Params["dimension_reduction"] = ReduceNone
 			res.Findf("Fewer than two regions hold %g%% of the total: every region is clustered.", x)
 		case len(keep) == 0:
-			return nil, fmt.Errorf("cluster: no region is above %g%% of the total", x)
+			return work, fmt.Errorf("cluster: no region is above %g%% of the total", x)
 		default:
 			work = Columns(norm, keep)
 			res.Findf("Over %g percent: %d of %d regions kept.", x, len(keep), fs.Data.D)
 		}
 	case ReducePCA:
-		pc, err := PrincipalComponents(norm, opt.PCAComponents, pcaVar)
+		pc, err := PrincipalComponents(norm, opt.PCAComponents, cfg.pcaVar)
 		if err != nil {
-			return nil, err
+			return work, err
 		}
 		work = pc.Scores
 		res.Findf("PCA: %d principal components of %d dimensions kept.", pc.Kept, fs.Data.D)
 	}
+	return work, nil
+}
 
-	rng := NewRand(opt.Seed)
-	n := work.N
-	// One silhouette sample for every k and the result, so that the k
-	// compare on the same threads.
+// silhouetteSample returns the rows the silhouettes are computed over: all
+// n, or a random sample of silN when there are more.
+func silhouetteSample(rng *rand.Rand, n, silN int) []int {
 	sample := make([]int, n)
 	for i := range sample {
 		sample[i] = i
@@ -272,144 +322,151 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	if n > silN {
 		sample = rng.Perm(n)[:silN]
 	}
-	var labels []int
-	var ktab *analysis.Table
+	return sample
+}
+
+// runDBSCAN labels the vectors by DBSCAN, eps taken from the options or
+// the knee of the k-distance graph.
+func runDBSCAN(res *analysis.Result, work Matrix, opt Options, cfg config) []int {
+	p := res.Params
+	p["min_pts"] = strconv.Itoa(cfg.minPts)
+	eps := opt.Eps
+	if eps == 0 {
+		p["eps"] = "knee"
+		eps = KneeEps(work, cfg.minPts)
+		res.Findf("DBSCAN eps = %.6g, the knee of the sorted %d-distance graph.", eps, max(cfg.minPts-1, 1))
+	} else {
+		p["eps"] = ftoa(eps)
+	}
+	return DBSCAN(work, eps, cfg.minPts)
+}
+
+// partition labels the vectors by k-means or hierarchical clustering, with
+// the given k or one chosen automatically (then the "k" table is added).
+func partition(res *analysis.Result, work Matrix, sample []int, rng *rand.Rand, opt Options, cfg config) ([]int, error) {
+	p := res.Params
 	k := opt.K
-	switch method {
-	case MethodKMeans, MethodHierarchical:
-		p["k"] = "auto"
-		if k > 0 {
-			p["k"] = strconv.Itoa(k)
-		} else {
-			p["max_k"] = strconv.Itoa(maxK)
-			p["auto_k"] = autoK
-		}
-		var merges []Merge
-		if method == MethodKMeans {
-			p["restarts"] = strconv.Itoa(restarts)
-			if restarts == 0 {
-				p["restarts"] = fmt.Sprintf("adaptive (at least %d, until %d in a row improve nothing, at most %d)", DefaultRestarts, RestartPatience, MaxRestarts)
-			}
-			p["max_iter"] = strconv.Itoa(DefaultMaxIter)
-		} else {
-			p["linkage"] = "average"
-			if merges, err = Hierarchical(work); err != nil {
-				return nil, err
-			}
-			res.AddTable(dendrogramTable(merges))
-		}
-		run := func(k int) []int {
-			if method == MethodKMeans {
-				return KMeans(work, k, restarts, 0, rng).Labels
-			}
-			return Cut(merges, n, k)
-		}
-		if k > 0 {
-			labels = run(k)
-			break
-		}
-		var gap GapResult
-		if autoK == AutoGap {
-			p["gap_b"] = strconv.Itoa(gapB)
-			gap = GapStatistic(work, maxK, gapB, restarts, rng)
-		}
-		hi := min(maxK, n-1)
-		var ks, sils, gaps, ss, lw, rlw []float64
-		bestK, bestS := 0, math.Inf(-1)
-		var bestLabels, gapLabels []int
-		for kk := 1; kk <= max(hi, len(gap.Gap)); kk++ {
-			s := math.NaN()
-			var l []int
-			if kk >= 2 && kk <= hi {
-				l = run(kk)
-				s, _ = silhouetteOf(work, l, sample)
-				if s > bestS && s > 0 {
-					bestK, bestS, bestLabels = kk, s, l
-				}
-			}
-			g, sk, a, b := math.NaN(), math.NaN(), math.NaN(), math.NaN()
-			if kk <= len(gap.Gap) {
-				g, sk, a, b = gap.Gap[kk-1], gap.S[kk-1], gap.LogW[kk-1], gap.RefLogW[kk-1]
-			} else if kk == 1 {
-				continue
-			}
-			ks, sils, gaps, ss, lw, rlw = append(ks, float64(kk)), append(sils, s), append(gaps, g), append(ss, sk), append(lw, a), append(rlw, b)
-			if autoK == AutoGap && kk == gap.K {
-				gapLabels = l
-			}
-		}
-		kt := analysis.Table{Name: "k", Title: "Automatic k: mean silhouette of the k-clustering"}
-		kt.AddNum("k", "", ks)
-		kt.AddNum("silhouette", "", sils)
-		if autoK == AutoGap { // the gap columns exist only when the gap statistic ran
-			kt.Title += "; gap statistic Gap(k) = E*[log W_k] − log W_k with s_k = sd_k·sqrt(1+1/B), reference sets uniform over the bounding box of the clustered vectors"
-			kt.AddNum("gap", "", gaps)
-			kt.AddNum("s_k", "", ss)
-			kt.AddNum("log_w", "", lw)
-			kt.AddNum("ref_log_w", "", rlw)
-		}
-		ktab = &kt
-		if autoK == AutoGap {
-			k = gap.K
-			bestLabels = gapLabels
-			if bestLabels == nil {
-				bestLabels = run(k)
-			}
-			res.Findf("The gap statistic chooses k = %d (smallest k with Gap(k) ≥ Gap(k+1) − s_{k+1}).", k)
-		} else {
-			if bestLabels == nil {
-				k = 1
-				bestLabels = make([]int, n)
-				res.Findf("No k in 2..%d has a positive mean silhouette: one cluster.", hi)
-			} else {
-				k = bestK
-				res.Findf("The silhouette chooses k = %d (mean silhouette %.3f, largest over k = 2..%d).", k, bestS, hi)
-			}
-		}
-		labels = bestLabels
-	case MethodDBSCAN:
-		p["min_pts"] = strconv.Itoa(minPts)
-		eps := opt.Eps
-		if eps == 0 {
-			p["eps"] = "knee"
-			eps = KneeEps(work, minPts)
-			res.Findf("DBSCAN eps = %.6g, the knee of the sorted %d-distance graph.", eps, max(minPts-1, 1))
-		} else {
-			p["eps"] = ftoa(eps)
-		}
-		labels = DBSCAN(work, eps, minPts)
+	p["k"] = "auto"
+	if k > 0 {
+		p["k"] = strconv.Itoa(k)
+	} else {
+		p["max_k"] = strconv.Itoa(cfg.maxK)
+		p["auto_k"] = cfg.autoK
 	}
-	if ktab != nil {
-		res.AddTable(*ktab)
+	var merges []Merge
+	if cfg.method == MethodKMeans {
+		p["restarts"] = strconv.Itoa(cfg.restarts)
+		if cfg.restarts == 0 {
+			p["restarts"] = fmt.Sprintf("adaptive (at least %d, until %d in a row improve nothing, at most %d)", DefaultRestarts, RestartPatience, MaxRestarts)
+		}
+		p["max_iter"] = strconv.Itoa(DefaultMaxIter)
+	} else {
+		p["linkage"] = "average"
+		var err error
+		if merges, err = Hierarchical(work); err != nil {
+			return nil, err
+		}
+		res.AddTable(dendrogramTable(merges))
 	}
-	meanSil, sil := silhouetteOf(work, labels, sample)
-	if n > silN {
-		res.Findf("Silhouettes are computed on a random sample of %d of the %d threads.", silN, n)
+	run := func(k int) []int {
+		if cfg.method == MethodKMeans {
+			return KMeans(work, k, cfg.restarts, 0, rng).Labels
+		}
+		return Cut(merges, work.N, k)
 	}
-	addTables(res, fs, norm, work, labels, sil, meanSil)
-	return res, res.Validate()
+	if k > 0 {
+		return run(k), nil
+	}
+	return chooseK(res, work, sample, rng, run, cfg), nil
+}
+
+// kScan is what chooseK learns over the k tried: one row of the "k"
+// table per k, and the best labelling by silhouette and by gap.
+type kScan struct {
+	ks, sils, gaps, ss, lw, rlw []float64
+	bestK                       int
+	bestS                       float64
+	bestLabels, gapLabels       []int
+}
+
+// chooseK chooses k automatically (by silhouette or gap statistic), adds
+// the "k" table and returns the labels of the chosen k.
+func chooseK(res *analysis.Result, work Matrix, sample []int, rng *rand.Rand, run func(int) []int, cfg config) []int {
+	var gap GapResult
+	if cfg.autoK == AutoGap {
+		res.Params["gap_b"] = strconv.Itoa(cfg.gapB)
+		gap = GapStatistic(work, cfg.maxK, cfg.gapB, cfg.restarts, rng)
+	}
+	hi := min(cfg.maxK, work.N-1)
+	sc := scanK(work, sample, run, gap, hi, cfg.autoK)
+	res.AddTable(kTable(sc, cfg.autoK == AutoGap))
+	if cfg.autoK == AutoGap {
+		labels := sc.gapLabels
+		if labels == nil {
+			labels = run(gap.K)
+		}
+		res.Findf("The gap statistic chooses k = %d (smallest k with Gap(k) ≥ Gap(k+1) − s_{k+1}).", gap.K)
+		return labels
+	}
+	if sc.bestLabels == nil {
+		res.Findf("No k in 2..%d has a positive mean silhouette: one cluster.", hi)
+		return make([]int, work.N)
+	}
+	res.Findf("The silhouette chooses k = %d (mean silhouette %.3f, largest over k = 2..%d).", sc.bestK, sc.bestS, hi)
+	return sc.bestLabels
+}
+
+// scanK clusters for every k in 2..hi (and lists every k of the gap
+// statistic), keeping the silhouettes and the best labellings.
+func scanK(work Matrix, sample []int, run func(int) []int, gap GapResult, hi int, autoK string) kScan {
+	sc := kScan{bestS: math.Inf(-1)}
+	for kk := 1; kk <= max(hi, len(gap.Gap)); kk++ {
+		s := math.NaN()
+		var l []int
+		if kk >= 2 && kk <= hi {
+			l = run(kk)
+			s, _ = silhouetteOf(work, l, sample)
+			if s > sc.bestS && s > 0 {
+				sc.bestK, sc.bestS, sc.bestLabels = kk, s, l
+			}
+		}
+		g, sk, a, b := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		if kk <= len(gap.Gap) {
+			g, sk, a, b = gap.Gap[kk-1], gap.S[kk-1], gap.LogW[kk-1], gap.RefLogW[kk-1]
+		} else if kk == 1 {
+			continue
+		}
+		sc.ks, sc.sils, sc.gaps = append(sc.ks, float64(kk)), append(sc.sils, s), append(sc.gaps, g)
+		sc.ss, sc.lw, sc.rlw = append(sc.ss, sk), append(sc.lw, a), append(sc.rlw, b)
+		if autoK == AutoGap && kk == gap.K {
+			sc.gapLabels = l
+		}
+	}
+	return sc
+}
+
+// kTable builds the "k" table of an automatic choice of k.
+func kTable(sc kScan, withGap bool) analysis.Table {
+	kt := analysis.Table{Name: "k", Title: "Automatic k: mean silhouette of the k-clustering"}
+	kt.AddNum("k", "", sc.ks)
+	kt.AddNum("silhouette", "", sc.sils)
+	if withGap { // the gap columns exist only when the gap statistic ran
+		kt.Title += "; gap statistic Gap(k) = E*[log W_k] − log W_k with s_k = sd_k·sqrt(1+1/B), reference sets uniform over the bounding box of the clustered vectors"
+		kt.AddNum("gap", "", sc.gaps)
+		kt.AddNum("s_k", "", sc.ss)
+		kt.AddNum("log_w", "", sc.lw)
+		kt.AddNum("ref_log_w", "", sc.rlw)
+	}
+	return kt
 }
 
 // addTables fills the result tables of a labelling.
 func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels []int, sil []float64, meanSil float64) {
 	n := len(labels)
-	ids := []int{}
-	seen := map[int]bool{}
-	for _, l := range labels {
-		if !seen[l] {
-			seen[l] = true
-			ids = append(ids, l)
-		}
-	}
-	sort.Ints(ids)
+	ids := clusterIDs(labels)
 	count := map[int]int{}
-	silSum, silN := map[int]float64{}, map[int]int{}
-	for i, l := range labels {
+	for _, l := range labels {
 		count[l]++
-		if !math.IsNaN(sil[i]) {
-			silSum[l] += sil[i]
-			silN[l]++
-		}
 	}
 	k, noise := 0, count[Noise]
 	for _, c := range ids {
@@ -421,7 +478,56 @@ func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels [
 	if (drg.Metric{Name: fs.Metric}).IsTime() {
 		unit = "us"
 	}
+	res.AddTable(sizesTable(ids, labels, sil))
+	for _, agg := range []string{"averages", "minima", "maxima"} {
+		res.AddTable(aggregateTable(agg, unit, ids, count, fs, norm, labels))
+	}
+	res.AddTable(membershipTable(fs, labels, sil))
+	res.AddTable(pcaTable(fs, work, labels))
+	eta := EtaSquared(norm, labels)
+	order := etaOrder(eta)
+	res.AddTable(separatingTable(fs.Regions, eta, order))
+	res.AddTable(qualityTable(k, meanSil, WithinSS(work, labels), noise))
 
+	if k == 1 {
+		res.Findf("1 cluster of %d threads.", n)
+	} else {
+		res.Findf("%d clusters of %d threads; mean silhouette %.3f.", k, n, meanSil)
+	}
+	if noise > 0 {
+		res.Findf("%d threads are noise (in no cluster).", noise)
+	}
+	if k > 1 && len(order) > 0 && !math.IsNaN(eta[order[0]]) {
+		res.Findf("The region separating the clusters most is %s (η² = %.3f).", fs.Regions[order[0]], eta[order[0]])
+	}
+}
+
+// clusterIDs returns the distinct labels, ascending.
+func clusterIDs(labels []int) []int {
+	ids := []int{}
+	seen := map[int]bool{}
+	for _, l := range labels {
+		if !seen[l] {
+			seen[l] = true
+			ids = append(ids, l)
+		}
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// sizesTable builds the "sizes" table: threads per cluster and their mean
+// silhouette (NaN silhouettes left out; NaN when none is left).
+func sizesTable(ids, labels []int, sil []float64) analysis.Table {
+	count := map[int]int{}
+	silSum, silN := map[int]float64{}, map[int]int{}
+	for i, l := range labels {
+		count[l]++
+		if !math.IsNaN(sil[i]) {
+			silSum[l] += sil[i]
+			silN[l]++
+		}
+	}
 	st := analysis.Table{Name: "sizes", Title: "Threads per cluster (−1: DBSCAN noise) and their mean silhouette"}
 	var cl, sz, cs []float64
 	for _, c := range ids {
@@ -436,54 +542,89 @@ func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels [
 	st.AddNum("cluster", "", cl)
 	st.AddNum("size", "threads", sz)
 	st.AddNum("silhouette", "", cs)
-	res.AddTable(st)
+	return st
+}
 
-	for _, agg := range []string{"averages", "minima", "maxima"} {
-		t := analysis.Table{Name: agg, Title: "Per cluster and region: " + agg + " over the cluster's threads of the raw value and of the normalized value"}
-		var c, v, nv []float64
-		var rg []string
-		for _, id := range ids {
-			for r, name := range fs.Regions {
-				a, b := math.Inf(1), math.Inf(1)
-				if agg == "maxima" {
-					a, b = math.Inf(-1), math.Inf(-1)
-				} else if agg == "averages" {
-					a, b = 0, 0
-				}
-				for i, l := range labels {
-					if l != id {
-						continue
-					}
-					x, y := fs.Data.X[i*fs.Data.D+r], norm.X[i*norm.D+r]
-					switch agg {
-					case "averages":
-						a, b = a+x, b+y
-					case "minima":
-						a, b = math.Min(a, x), math.Min(b, y)
-					default:
-						a, b = math.Max(a, x), math.Max(b, y)
-					}
-				}
-				if agg == "averages" {
-					a, b = a/float64(count[id]), b/float64(count[id])
-				}
-				c, rg, v, nv = append(c, float64(id)), append(rg, name), append(v, a), append(nv, b)
+// aggregateTable builds the "averages", "minima" or "maxima" table (agg):
+// per cluster and region, the aggregate over the cluster's threads of the
+// raw and of the normalized value.
+func aggregateTable(agg, unit string, ids []int, count map[int]int, fs *FeatureSet, norm Matrix, labels []int) analysis.Table {
+	t := analysis.Table{Name: agg, Title: "Per cluster and region: " + agg + " over the cluster's threads of the raw value and of the normalized value"}
+	var c, v, nv []float64
+	var rg []string
+	for _, id := range ids {
+		for r, name := range fs.Regions {
+			a, b := aggregate(agg, id, r, fs.Data, norm, labels)
+			if agg == "averages" {
+				a, b = a/float64(count[id]), b/float64(count[id])
 			}
+			c, rg, v, nv = append(c, float64(id)), append(rg, name), append(v, a), append(nv, b)
 		}
-		t.AddNum("cluster", "", c)
-		t.AddText("region", rg)
-		t.AddNum("value", unit, v)
-		t.AddNum("normalized", "", nv)
-		res.AddTable(t)
 	}
+	t.AddNum("cluster", "", c)
+	t.AddText("region", rg)
+	t.AddNum("value", unit, v)
+	t.AddNum("normalized", "", nv)
+	return t
+}
 
-	mt := analysis.Table{Name: "membership", Title: "Cluster and silhouette of every thread"}
-	pt := analysis.Table{Name: "pca", Title: "Scores of every thread on the first two principal components of the clustered vectors"}
+// aggregate returns the sum ("averages"), minimum ("minima") or maximum
+// ("maxima") of column r of raw and of norm over the rows labelled id.
+func aggregate(agg string, id, r int, raw, norm Matrix, labels []int) (float64, float64) {
+	a, b := math.Inf(1), math.Inf(1)
+	if agg == "maxima" {
+		a, b = math.Inf(-1), math.Inf(-1)
+	} else if agg == "averages" {
+		a, b = 0, 0
+	}
+	for i, l := range labels {
+		if l != id {
+			continue
+		}
+		x, y := raw.X[i*raw.D+r], norm.X[i*norm.D+r]
+		switch agg {
+		case "averages":
+			a, b = a+x, b+y
+		case "minima":
+			a, b = math.Min(a, x), math.Min(b, y)
+		default:
+			a, b = math.Max(a, x), math.Max(b, y)
+		}
+	}
+	return a, b
+}
+
+// pointColumns adds the columns naming every thread and its cluster:
+// trial, node, context, thread, cluster.
+func pointColumns(t *analysis.Table, fs *FeatureSet, labels []int) {
+	n := len(labels)
 	tr := make([]string, n)
 	nd, cx, th, lab := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, pnt := range fs.Points {
 		tr[i], nd[i], cx[i], th[i], lab[i] = pnt.Trial, float64(pnt.Node), float64(pnt.Context), float64(pnt.Thread), float64(labels[i])
 	}
+	t.AddText("trial", tr)
+	t.AddNum("node", "", nd)
+	t.AddNum("context", "", cx)
+	t.AddNum("thread", "", th)
+	t.AddNum("cluster", "", lab)
+}
+
+// membershipTable builds the "membership" table: every thread's cluster
+// and silhouette.
+func membershipTable(fs *FeatureSet, labels []int, sil []float64) analysis.Table {
+	mt := analysis.Table{Name: "membership", Title: "Cluster and silhouette of every thread"}
+	pointColumns(&mt, fs, labels)
+	mt.AddNum("silhouette", "", sil)
+	return mt
+}
+
+// pcaTable builds the "pca" table: every thread's scores on the first two
+// principal components of the clustered vectors (pc2 0 with one
+// dimension).
+func pcaTable(fs *FeatureSet, work Matrix, labels []int) analysis.Table {
+	n := len(labels)
+	pt := analysis.Table{Name: "pca", Title: "Scores of every thread on the first two principal components of the clustered vectors"}
 	pc, _ := PrincipalComponents(work, 2, 0)
 	pc1, pc2 := make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -492,20 +633,14 @@ func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels [
 			pc2[i] = pc.Scores.X[i*pc.Scores.D+1]
 		}
 	}
-	for _, t := range []*analysis.Table{&mt, &pt} {
-		t.AddText("trial", tr)
-		t.AddNum("node", "", nd)
-		t.AddNum("context", "", cx)
-		t.AddNum("thread", "", th)
-		t.AddNum("cluster", "", lab)
-	}
-	mt.AddNum("silhouette", "", sil)
+	pointColumns(&pt, fs, labels)
 	pt.AddNum("pc1", "", pc1)
 	pt.AddNum("pc2", "", pc2)
-	res.AddTable(mt)
-	res.AddTable(pt)
+	return pt
+}
 
-	eta := EtaSquared(norm, labels)
+// etaOrder returns the column indices by η², largest first, NaN last.
+func etaOrder(eta []float64) []int {
 	order := make([]int, len(eta))
 	for i := range order {
 		order[i] = i
@@ -517,35 +652,32 @@ func addTables(res *analysis.Result, fs *FeatureSet, norm, work Matrix, labels [
 		}
 		return ea > eb
 	})
+	return order
+}
+
+// separatingTable builds the "separating" table: the regions in the given
+// order with their η² and rank.
+func separatingTable(regions []string, eta []float64, order []int) analysis.Table {
 	sp := analysis.Table{Name: "separating", Title: "Regions that separate the clusters most: η² = SS_between / SS_total of the normalized value"}
 	var rn []string
 	var ev, rk []float64
 	for i, r := range order {
-		rn, ev, rk = append(rn, fs.Regions[r]), append(ev, eta[r]), append(rk, float64(i+1))
+		rn, ev, rk = append(rn, regions[r]), append(ev, eta[r]), append(rk, float64(i+1))
 	}
 	sp.AddText("region", rn)
 	sp.AddNum("eta_squared", "", ev)
 	sp.AddNum("rank", "", rk)
-	res.AddTable(sp)
+	return sp
+}
 
+// qualityTable builds the one-row "quality" table.
+func qualityTable(k int, meanSil, withinSS float64, noise int) analysis.Table {
 	q := analysis.Table{Name: "quality", Title: "Number of clusters, mean silhouette, within-cluster sum of squares W_k of the clustered vectors, noise threads"}
 	q.AddNum("k", "", []float64{float64(k)})
 	q.AddNum("mean_silhouette", "", []float64{meanSil})
-	q.AddNum("within_ss", "", []float64{WithinSS(work, labels)})
+	q.AddNum("within_ss", "", []float64{withinSS})
 	q.AddNum("noise", "threads", []float64{float64(noise)})
-	res.AddTable(q)
-
-	if k == 1 {
-		res.Findf("1 cluster of %d threads.", n)
-	} else {
-		res.Findf("%d clusters of %d threads; mean silhouette %.3f.", k, n, meanSil)
-	}
-	if noise > 0 {
-		res.Findf("%d threads are noise (in no cluster).", noise)
-	}
-	if k > 1 && len(order) > 0 && !math.IsNaN(eta[order[0]]) {
-		res.Findf("The region separating the clusters most is %s (η² = %.3f).", fs.Regions[order[0]], eta[order[0]])
-	}
+	return q
 }
 
 // EtaSquared returns, for every column of m, η² = SS_between / SS_total

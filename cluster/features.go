@@ -149,26 +149,44 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 		return nil, err
 	}
 	fs := &FeatureSet{Metric: metric, Inclusive: opt.Inclusive}
-	col := map[string]int{}
-	type tnodes struct{ nodes, cols []int }
-	per := make([]tnodes, len(trials))
+	per, err := featureColumns(fs, trials, opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs.Regions) == 0 && (len(opt.Regions) > 0 || len(opt.Exclude) > 0) {
+		return nil, fmt.Errorf("cluster: no region matches the patterns (regions %q, exclude %q)", opt.Regions, opt.Exclude)
+	}
+	d := len(fs.Regions)
+	if d == 0 {
+		return nil, fmt.Errorf("cluster: the trials have no region")
+	}
 	for ti, t := range trials {
-		if t.MetricIndex(metric) < 0 {
-			return nil, fmt.Errorf("cluster: trial %q has no metric %q", t.Name, metric)
+		addTrialRows(fs, t, per[ti], opt.Inclusive)
+	}
+	fs.Data.N, fs.Data.D = len(fs.Points), d
+	if fs.Data.N == 0 {
+		return nil, fmt.Errorf("cluster: the trials have no thread")
+	}
+	if err := checkValues(fs); err != nil {
+		return nil, err
+	}
+	return fs, nil
+}
+
+// trialColumns are the selected nodes of one trial and the feature column
+// of each.
+type trialColumns struct{ nodes, cols []int }
+
+// featureColumns selects the nodes of every trial and gives each region
+// name its column of fs (fs.Regions, in order of first appearance).
+func featureColumns(fs *FeatureSet, trials []*drg.Trial, opt FeatureOptions) ([]trialColumns, error) {
+	col := map[string]int{}
+	per := make([]trialColumns, len(trials))
+	for ti, t := range trials {
+		if t.MetricIndex(fs.Metric) < 0 {
+			return nil, fmt.Errorf("cluster: trial %q has no metric %q", t.Name, fs.Metric)
 		}
-		var nodes []int
-		for _, nd := range t.Flat() {
-			if opt.selected(t.Nodes[nd].Name) {
-				nodes = append(nodes, nd)
-			}
-		}
-		if opt.Callpath {
-			for i, n := range t.Nodes {
-				if n.Parent >= 0 && !n.Derived && opt.selected(n.Name) {
-					nodes = append(nodes, i)
-				}
-			}
-		}
+		nodes := selectedNodes(t, opt)
 		cols := make([]int, len(nodes))
 		for j, nd := range nodes {
 			name := t.Nodes[nd].Name
@@ -180,49 +198,58 @@ func Features(trials []*drg.Trial, opt FeatureOptions) (*FeatureSet, error) {
 			}
 			cols[j] = c
 		}
-		per[ti] = tnodes{nodes, cols}
+		per[ti] = trialColumns{nodes, cols}
 	}
-	if len(fs.Regions) == 0 && (len(opt.Regions) > 0 || len(opt.Exclude) > 0) {
-		return nil, fmt.Errorf("cluster: no region matches the patterns (regions %q, exclude %q)", opt.Regions, opt.Exclude)
-	}
-	d := len(fs.Regions)
-	if d == 0 {
-		return nil, fmt.Errorf("cluster: the trials have no region")
-	}
-	for ti, t := range trials {
-		mi := t.MetricIndex(metric)
-		vals := t.Values[mi].Exclusive
-		if opt.Inclusive {
-			vals = t.Values[mi].Inclusive
+	return per, nil
+}
+
+// selectedNodes returns the flat nodes of t the options select, then (with
+// Callpath) its selected call-path nodes.
+func selectedNodes(t *drg.Trial, opt FeatureOptions) []int {
+	var nodes []int
+	for _, nd := range t.Flat() {
+		if opt.selected(t.Nodes[nd].Name) {
+			nodes = append(nodes, nd)
 		}
-		nt := len(t.Threads)
-		base := len(fs.Points)
-		for _, th := range t.Threads {
-			fs.Points = append(fs.Points, Point{Trial: t.Name, Node: th.Node, Context: th.Context, Thread: th.Thread})
-		}
-		fs.Data.X = append(fs.Data.X, make([]float64, nt*d)...)
-		for j, nd := range per[ti].nodes {
-			c := per[ti].cols[j]
-			for th := 0; th < nt; th++ {
-				cell := nd*nt + th
-				if cell < len(vals) && t.Present.Get(cell) {
-					v := vals[cell]
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						v = 0
-					}
-					fs.Data.X[(base+th)*d+c] = v
-				}
+	}
+	if opt.Callpath {
+		for i, n := range t.Nodes {
+			if n.Parent >= 0 && !n.Derived && opt.selected(n.Name) {
+				nodes = append(nodes, i)
 			}
 		}
 	}
-	fs.Data.N, fs.Data.D = len(fs.Points), d
-	if fs.Data.N == 0 {
-		return nil, fmt.Errorf("cluster: the trials have no thread")
+	return nodes
+}
+
+// addTrialRows appends one point and one feature row per thread of t:
+// the metric's value of every selected node, 0 when absent or not finite.
+func addTrialRows(fs *FeatureSet, t *drg.Trial, tc trialColumns, inclusive bool) {
+	d := len(fs.Regions)
+	mi := t.MetricIndex(fs.Metric)
+	vals := t.Values[mi].Exclusive
+	if inclusive {
+		vals = t.Values[mi].Inclusive
 	}
-	if err := checkValues(fs); err != nil {
-		return nil, err
+	nt := len(t.Threads)
+	base := len(fs.Points)
+	for _, th := range t.Threads {
+		fs.Points = append(fs.Points, Point{Trial: t.Name, Node: th.Node, Context: th.Context, Thread: th.Thread})
 	}
-	return fs, nil
+	fs.Data.X = append(fs.Data.X, make([]float64, nt*d)...)
+	for j, nd := range tc.nodes {
+		c := tc.cols[j]
+		for th := 0; th < nt; th++ {
+			cell := nd*nt + th
+			if cell < len(vals) && t.Present.Get(cell) {
+				v := vals[cell]
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					v = 0
+				}
+				fs.Data.X[(base+th)*d+c] = v
+			}
+		}
+	}
 }
 
 // checkValues refuses a feature value that is not finite or exceeds

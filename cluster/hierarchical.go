@@ -36,31 +36,60 @@ func Hierarchical(m Matrix) ([]Merge, error) {
 	if n < 2 {
 		return nil, nil
 	}
-	// Condensed distances: pair (i<j) at i*n − i(i+1)/2 + j − i − 1.
-	dist := make([]float64, n*(n-1)/2)
-	at := func(i, j int) int {
-		if i > j {
-			i, j = j, i
-		}
-		return i*n - i*(i+1)/2 + j - i - 1
+	dist := newCondensed(m)
+	merges, err := nnChain(dist)
+	if err != nil {
+		return nil, err
 	}
+	return scipyMerges(merges, n), nil
+}
+
+// condensed holds the distances of n rows, pair (i<j) at
+// i*n − i(i+1)/2 + j − i − 1.
+type condensed struct {
+	n int
+	d []float64
+}
+
+// newCondensed computes the Euclidean distances between the rows of m.
+func newCondensed(m Matrix) condensed {
+	n := m.N
+	c := condensed{n: n, d: make([]float64, n*(n-1)/2)}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			dist[at(i, j)] = math.Sqrt(sqDist(m.Row(i), m.Row(j)))
+			c.d[c.at(i, j)] = math.Sqrt(sqDist(m.Row(i), m.Row(j)))
 		}
 	}
+	return c
+}
+
+// at is the index of pair (i, j), in either order.
+func (c condensed) at(i, j int) int {
+	if i > j {
+		i, j = j, i
+	}
+	return i*c.n - i*(i+1)/2 + j - i - 1
+}
+
+// rawMerge is one merge of slots in the order the chain made it; the
+// union lives in slot b.
+type rawMerge struct {
+	a, b   int
+	h      float64
+	size   int
+	serial int
+}
+
+// nnChain runs the nearest-neighbour chain with average linkage (the
+// Lance–Williams update) and returns the n−1 merges in the order made.
+func nnChain(dist condensed) ([]rawMerge, error) {
+	n := dist.n
 	size := make([]int, n)
 	active := make([]bool, n)
 	for i := range size {
 		size[i], active[i] = 1, true
 	}
-	type raw struct {
-		a, b   int // slots; the union lives in slot b
-		h      float64
-		size   int
-		serial int
-	}
-	merges := make([]raw, 0, n-1)
+	merges := make([]rawMerge, 0, n-1)
 	chain := make([]int, 0, n)
 	for len(merges) < n-1 {
 		if len(chain) == 0 {
@@ -72,47 +101,60 @@ func Hierarchical(m Matrix) ([]Merge, error) {
 			}
 		}
 		var a, b int
-		for {
-			a = chain[len(chain)-1]
-			prev := -1
-			if len(chain) > 1 {
-				prev = chain[len(chain)-2]
-			}
-			bd := math.Inf(1)
-			b = -1
-			if prev >= 0 {
-				b, bd = prev, dist[at(a, prev)]
-			}
-			for k := 0; k < n; k++ {
-				if k == a || !active[k] {
-					continue
-				}
-				if d := dist[at(a, k)]; d < bd {
-					b, bd = k, d
-				}
-			}
-			if b < 0 {
-				return nil, fmt.Errorf("cluster: hierarchical clustering: no finite distance from row %d (values too large or not finite)", a)
-			}
-			if b == prev {
-				chain = chain[:len(chain)-2]
-				a, b = min(a, prev), max(a, prev)
-				break
-			}
-			chain = append(chain, b)
+		var err error
+		if chain, a, b, err = reciprocalPair(dist, chain, active); err != nil {
+			return nil, err
 		}
-		h := dist[at(a, b)]
+		h := dist.d[dist.at(a, b)]
 		na, nb := float64(size[a]), float64(size[b])
 		for k := 0; k < n; k++ {
 			if k == a || k == b || !active[k] {
 				continue
 			}
-			dist[at(b, k)] = (na*dist[at(a, k)] + nb*dist[at(b, k)]) / (na + nb)
+			dist.d[dist.at(b, k)] = (na*dist.d[dist.at(a, k)] + nb*dist.d[dist.at(b, k)]) / (na + nb)
 		}
 		active[a] = false
 		size[b] += size[a]
-		merges = append(merges, raw{a, b, h, size[b], len(merges)})
+		merges = append(merges, rawMerge{a, b, h, size[b], len(merges)})
 	}
+	return merges, nil
+}
+
+// reciprocalPair grows the chain by nearest neighbours until its last two
+// slots are each other's nearest, pops them and returns them (a < b).
+func reciprocalPair(dist condensed, chain []int, active []bool) ([]int, int, int, error) {
+	for {
+		a := chain[len(chain)-1]
+		prev := -1
+		if len(chain) > 1 {
+			prev = chain[len(chain)-2]
+		}
+		bd := math.Inf(1)
+		b := -1
+		if prev >= 0 {
+			b, bd = prev, dist.d[dist.at(a, prev)]
+		}
+		for k := 0; k < dist.n; k++ {
+			if k == a || !active[k] {
+				continue
+			}
+			if d := dist.d[dist.at(a, k)]; d < bd {
+				b, bd = k, d
+			}
+		}
+		if b < 0 {
+			return chain, 0, 0, fmt.Errorf("cluster: hierarchical clustering: no finite distance from row %d (values too large or not finite)", a)
+		}
+		if b == prev {
+			return chain[:len(chain)-2], min(a, prev), max(a, prev), nil
+		}
+		chain = append(chain, b)
+	}
+}
+
+// scipyMerges sorts the merges by height (stably) and renumbers them in
+// SciPy's convention: rows 0..n−1, merge i creates cluster n+i.
+func scipyMerges(merges []rawMerge, n int) []Merge {
 	sort.SliceStable(merges, func(i, j int) bool { return merges[i].h < merges[j].h })
 	parent := make([]int, n)
 	id := make([]int, n)
@@ -134,7 +176,7 @@ func Hierarchical(m Matrix) ([]Merge, error) {
 		id[rb] = n + i
 		out[i] = Merge{A: min(ia, ib), B: max(ia, ib), Height: r.h, Size: r.size}
 	}
-	return out, nil
+	return out
 }
 
 // Cut returns the labels of the n rows when the dendrogram is cut into k

@@ -186,94 +186,118 @@ func lloyd(m Matrix, c Matrix, maxIter int, tol float64) KMeansResult {
 			break
 		}
 		it++
-		// Move the centroids to the means of their rows.
 		copy(old, c.X)
-		clear(c.X)
-		clear(counts)
-		for i := 0; i < m.N; i++ {
-			l := labels[i]
-			counts[l]++
-			row := c.Row(l)
-			for j, v := range m.Row(i) {
-				row[j] += v
-			}
-		}
-		for l := 0; l < k; l++ {
-			if counts[l] == 0 {
-				continue
-			}
-			row := c.Row(l)
-			inv := 1 / float64(counts[l])
-			for j := range row {
-				row[j] *= inv
-			}
-		}
-		for l := 0; l < k; l++ {
-			if counts[l] != 0 {
-				continue
-			}
-			// An empty cluster takes the row farthest from its centre
-			// among clusters of more than one row.
-			far, fd := -1, -1.0
-			for i := 0; i < m.N; i++ {
-				if counts[labels[i]] > 1 {
-					if d := sqDist(m.Row(i), c.Row(labels[i])); d > fd {
-						far, fd = i, d
-					}
-				}
-			}
-			if far < 0 {
-				break
-			}
-			counts[labels[far]]--
-			labels[far] = l
-			counts[l] = 1
-			copy(c.Row(l), m.Row(far))
-			full = true
-		}
-		if full {
+		moveCentroids(m, c, labels, counts)
+		if full = fillEmpty(m, c, labels, counts); full {
 			continue
 		}
-		// Loosen the bounds by how far the centres moved.
-		m1, m2, a1 := 0.0, 0.0, -1
-		shift := 0.0
-		for l := 0; l < k; l++ {
-			d2 := sqDist(old[l*c.D:(l+1)*c.D], c.Row(l))
-			shift += d2
-			moved[l] = math.Sqrt(d2)
-			if moved[l] > m1 {
-				m1, m2, a1 = moved[l], m1, l
-			} else if moved[l] > m2 {
-				m2 = moved[l]
-			}
-		}
-		if shift <= tol {
+		if shift := loosenBounds(c, old, moved, labels, upper, lower); shift <= tol {
 			break
 		}
-		for i := 0; i < m.N; i++ {
-			a := labels[i]
-			upper[i] += moved[a]
-			if a == a1 {
-				lower[i] -= m2
-			} else {
-				lower[i] -= m1
-			}
-		}
-		for l := 0; l < k; l++ {
-			half[l] = math.Inf(1)
-			for o := 0; o < k; o++ {
-				if o != l {
-					half[l] = math.Min(half[l], math.Sqrt(sqDist(c.Row(l), c.Row(o))))
-				}
-			}
-			half[l] /= 2
-		}
+		halfDistances(c, half)
 	}
 	w := 0.0
 	for i := 0; i < m.N; i++ {
 		w += sqDist(m.Row(i), c.Row(labels[i]))
 	}
 	return KMeansResult{Labels: labels, Centers: c, W: w, Iterations: it}
+}
+
+// moveCentroids moves every centroid of c to the mean of its rows
+// (counts: the rows per cluster; an empty cluster's centroid becomes 0).
+func moveCentroids(m, c Matrix, labels, counts []int) {
+	clear(c.X)
+	clear(counts)
+	for i := 0; i < m.N; i++ {
+		l := labels[i]
+		counts[l]++
+		row := c.Row(l)
+		for j, v := range m.Row(i) {
+			row[j] += v
+		}
+	}
+	for l := 0; l < c.N; l++ {
+		if counts[l] == 0 {
+			continue
+		}
+		row := c.Row(l)
+		inv := 1 / float64(counts[l])
+		for j := range row {
+			row[j] *= inv
+		}
+	}
+}
+
+// fillEmpty gives every empty cluster the row farthest from its centre
+// among clusters of more than one row, and reports whether it moved any
+// (the bounds are then stale and the next pass must be full).
+func fillEmpty(m, c Matrix, labels, counts []int) bool {
+	full := false
+	for l := 0; l < c.N; l++ {
+		if counts[l] != 0 {
+			continue
+		}
+		far, fd := -1, -1.0
+		for i := 0; i < m.N; i++ {
+			if counts[labels[i]] > 1 {
+				if d := sqDist(m.Row(i), c.Row(labels[i])); d > fd {
+					far, fd = i, d
+				}
+			}
+		}
+		if far < 0 {
+			break
+		}
+		counts[labels[far]]--
+		labels[far] = l
+		counts[l] = 1
+		copy(c.Row(l), m.Row(far))
+		full = true
+	}
+	return full
+}
+
+// loosenBounds loosens Hamerly's bounds by how far the centres moved from
+// old (moved receives each centre's distance) and returns the sum of the
+// squared moves (when it is within the tolerance the bounds are not used
+// again).
+func loosenBounds(c Matrix, old, moved []float64, labels []int, upper, lower []float64) float64 {
+	m1, m2, a1 := 0.0, 0.0, -1
+	shift := 0.0
+	for l := 0; l < c.N; l++ {
+		d2 := sqDist(old[l*c.D:(l+1)*c.D], c.Row(l))
+		shift += d2
+		moved[l] = math.Sqrt(d2)
+		if moved[l] > m1 {
+			m1, m2, a1 = moved[l], m1, l
+		} else if moved[l] > m2 {
+			m2 = moved[l]
+		}
+	}
+	for i := range labels {
+		a := labels[i]
+		upper[i] += moved[a]
+		if a == a1 {
+			lower[i] -= m2
+		} else {
+			lower[i] -= m1
+		}
+	}
+	return shift
+}
+
+// halfDistances sets half[l] to half the distance from centre l to its
+// nearest other centre.
+func halfDistances(c Matrix, half []float64) {
+	for l := 0; l < c.N; l++ {
+		half[l] = math.Inf(1)
+		for o := 0; o < c.N; o++ {
+			if o != l {
+				half[l] = math.Min(half[l], math.Sqrt(sqDist(c.Row(l), c.Row(o))))
+			}
+		}
+		half[l] /= 2
+	}
 }
 
 // hamerlyPass assigns rows to their nearest centre (ties to the lower
