@@ -128,6 +128,11 @@
 //     "A => f"), the node's name goes to taudb-analyze's own table
 //     timer_callpath_name (one row per such node, usually none), which
 //     LoadTrial reads.
+//   - Names longer than TAUdb's 2,048 bytes (a region, a user event) are
+//     stored shortened (drg.ShortName: their start and a hash of the
+//     whole); their full text goes to taudb-analyze's own table
+//     trial_long_name, which LoadTrial reads back into drg.Trial.LongNames
+//     (on a database without the table the trial has only the short names).
 //   - User events keep the trial's order, not TAU's sorted order.
 //
 // # Concurrent clients: locking and waiting
