@@ -20,7 +20,9 @@ func injectFailure(t *testing.T, db *store.DB, table, cond string) (remove func(
 		storetest.Exec(t, db, `CREATE FUNCTION injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN RAISE EXCEPTION 'injected failure'; END $$;
 CREATE TRIGGER injected_failure BEFORE INSERT ON `+table+` FOR EACH ROW WHEN (`+cond+`) EXECUTE FUNCTION injected_failure()`)
-		return func() { storetest.Exec(t, db, `DROP TRIGGER injected_failure ON `+table+`; DROP FUNCTION injected_failure()`) }
+		return func() {
+			storetest.Exec(t, db, `DROP TRIGGER injected_failure ON `+table+`; DROP FUNCTION injected_failure()`)
+		}
 	}
 	storetest.Exec(t, db, `CREATE TRIGGER injected_failure BEFORE INSERT ON `+table+` WHEN `+cond+`
 BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
