@@ -128,6 +128,11 @@
 //     "A => f"), the node's name goes to taudb-analyze's own table
 //     timer_callpath_name (one row per such node, usually none), which
 //     LoadTrial reads.
+//   - Names longer than TAUdb's 2,048 bytes (a region, a user event) are
+//     stored shortened (drg.ShortName: their start and a hash of the
+//     whole); their full text goes to taudb-analyze's own table
+//     trial_long_name, which LoadTrial reads back into drg.Trial.LongNames
+//     (on a database without the table the trial has only the short names).
 //   - User events keep the trial's order, not TAU's sorted order.
 //
 // # Concurrent clients: locking and waiting
@@ -137,6 +142,14 @@
 //   - Every save is one transaction: SaveTrial, SaveTrials (all the trials
 //     of one "load a/ b/ c/" together), SaveMetric, SaveResult and
 //     DeleteTrial either commit whole or leave nothing.
+//   - A result and everything stored with it commit together:
+//     SaveResultWith writes a derived metric (ResultExtras.Metric, what
+//     "ratio --save-metric" stores), the result's rows and its pictures
+//     (ResultExtras.Images, the PNGs "cluster" draws with package
+//     report/images) in one transaction, so that a failure at any step (a
+//     picture's insert, a metric name taken, a trial deleted meanwhile)
+//     leaves neither a result without its pictures nor a metric without
+//     its result. SaveImages adds pictures to a result stored before.
 //   - Names: TAUdb has no unique constraint on trial.name (and one cannot be
 //     added without changing TAU's schema), so a save that must not repeat
 //     a name (SaveOptions.IfExists NameRefuse or NameReuse; SaveMetric
@@ -280,7 +293,7 @@
 // (ChartType's code). SaveResult therefore gives a clustering result a
 // second settings row written after its own (insertViewerSettings), with
 // the same trial, metric and PerfExplorer strings, that holds only its
-// pictures (SaveImages): PerfExplorer's query always finds such a row
+// pictures (SaveResultWith, SaveImages): PerfExplorer's query always finds such a row
 // first and reads only rows with images, while the result's tables of
 // numbers (result_type 100, no image) stay on its own row. Results does
 // not list the viewer row; DeleteResult and DeleteTrial remove it.

@@ -6,8 +6,9 @@ import (
 )
 
 // WithBeforeTable returns a context under which SaveTrial calls f before
-// writing each table, and SaveResult before its analysis_result rows and
-// their cells; tests use it to cancel or break one save at a chosen
+// writing each table, SaveResult before its analysis_result rows and
+// their cells, SaveResultWith also before the pictures (ImageTable) and
+// SaveMetric before its timer_value rows; tests use it to cancel or break one save at a chosen
 // table.
 func WithBeforeTable(ctx context.Context, f func(table string)) context.Context {
 	return context.WithValue(ctx, beforeTableKey{}, f)
@@ -35,3 +36,7 @@ func SetWhereTimeBudget(d time.Duration) (restore func()) {
 	whereTimeBudget = d
 	return func() { whereTimeBudget = old }
 }
+
+// ImageTable is the name the before-table hook is called with before a
+// result's pictures are written.
+const ImageTable = imageTable

@@ -117,7 +117,9 @@ ORDER BY COALESCE(sm.time_range, 0)`
 // LoadTrial reads trial id back into a drg.Trial, built through
 // drg.NewBuilder: threads, metrics, regions and their groups, call-graph
 // nodes, values, presence, calls, counters, metadata and the earlier
-// snapshots. A trial saved by SaveTrial comes back as it was saved, except
+// snapshots, and the full text of names shortened for TAUdb
+// (drg.Trial.LongNames, from trial_long_name when the database has it). A
+// trial saved by SaveTrial comes back as it was saved, except
 // for what the package documentation lists (the order of a region's groups,
 // the data of ParaProf-derived callpath nodes, Source.Path, Warnings).
 // The derived threads' rows are not read: drg computes the statistics.
@@ -241,6 +243,11 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		if i < len(t.Metrics) {
 			t.Metrics[i].Derived = derived[i]
 		}
+	}
+	// The trial keeps the short names TAUdb holds; the full ones go back
+	// to LongNames, as the trial had them when saved.
+	if t.LongNames, err = readLongNames(ctx, r, d, id); err != nil {
+		return nil, err
 	}
 	// Finish may renumber nodes (a throttled parent folded into its twin):
 	// the snapshots name their nodes by name, resolved now.

@@ -28,7 +28,7 @@ const notViewerRow = `NOT EXISTS (SELECT 1 FROM analysis_settings_parameter v WH
 // viewer selects for a clustering result: application and experiment NULL,
 // trial, metric, method, dimension_reduction and normalization as the
 // result's row has them (what PerfExplorerServer.insertRequest writes on
-// a TAUdb). The row holds only the pictures (SaveImages), never the tables
+// a TAUdb). The row holds only the pictures (SaveResultWith, SaveImages), never the tables
 // of numbers, and is tied to the result by the parameter imagesOfParam. A
 // result PerfExplorer could not select (another method, no trial) gets no
 // such row. Because each result's viewer row has a larger id than its own

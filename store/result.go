@@ -104,102 +104,128 @@ type ResultInfo struct {
 // "Hierarchical" or "Density Based (DBSCAN)") gets a second settings row,
 // the one PerfExplorer's viewer selects, for its pictures alone (see
 // insertViewerSettings); it is part of the result, not listed by Results.
+// SaveResultWith stores pictures and a derived metric in the same
+// transaction.
 //
 // The trials are locked against deletion while the result is written (see
 // DeleteTrial): a trial deleted before the lock is taken makes SaveResult
 // fail with an error wrapping ErrNoTrial, having written nothing.
 func (db *DB) SaveResult(ctx context.Context, res *result.Result, trials []int64) (int64, error) {
-	if err := res.Validate(); err != nil {
-		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
+	saved, err := db.SaveResultWith(ctx, res, trials, ResultExtras{})
+	return saved.ID, err
+}
+
+// saveResultTx writes res (see SaveResult) in the transaction of r and
+// returns its settings id.
+func (db *DB) saveResultTx(ctx context.Context, r runner, res *result.Result, trials []int64) (int64, error) {
+	if err := db.lockTrials(ctx, r, false, trials...); err != nil {
+		return 0, err
 	}
-	var id int64
-	err := db.inTx(ctx, func(r runner) error {
-		if err := db.lockTrials(ctx, r, false, trials...); err != nil {
-			return err
-		}
-		var trial, metric any
-		if len(trials) > 0 {
-			trial = trials[0]
-			var mid int64
-			err := r.query(ctx, `SELECT id FROM metric WHERE trial = $1 AND name = $2 ORDER BY id LIMIT 1`,
-				func(scan func(...any) error) error { return scan(&mid) }, trials[0], res.Metric)
-			if err != nil {
-				return fmt.Errorf("find metric %q: %w", res.Metric, err)
-			}
-			if mid != 0 {
-				metric = mid
-			}
-		}
-		dim, norm := res.Params["dimension_reduction"], res.Params["normalization"]
-		if dim == "" {
-			dim = "None"
-		}
-		if norm == "" {
-			norm = "None"
-		}
-		// method holds PerfExplorer's string where the analysis has one
-		// ("K Means", ...), else the analysis's name; the name is kept as
-		// the parameter "analysis" too.
-		method := res.Params["method"]
-		if method == "" {
-			method = res.Analysis
-		}
-		err := r.query(ctx, `INSERT INTO analysis_settings (trial, metric, method, dimension_reduction, normalization)
-VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error { return scan(&id) },
-			trial, metric, method, dim, norm)
-		if err != nil {
-			return fmt.Errorf("insert analysis_settings: %w", err)
-		}
-		if err := insertViewerSettings(ctx, r, id, trial, metric, method, dim, norm); err != nil {
-			return err
-		}
-		shape := "multi"
-		if res.Trial != "" {
-			shape = "single"
-		}
-		params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials), shapeParam: shape}
-		for _, t := range res.Tables {
-			if len(t.Title) > 255 { // analysis_result.description is VARCHAR(255)
-				params[titleParam+t.Name] = t.Title
-			}
-		}
-		for k, v := range res.Params {
-			params[k] = v
-		}
-		keys := make([]string, 0, len(params))
-		for k := range params {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_parameter (analysis_settings, name, value) VALUES ($1, $2, $3)`,
-				id, k, params[k]); err != nil {
-				return fmt.Errorf("insert parameter %q: %w", k, err)
-			}
-		}
-		for i, t := range trials {
-			if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_trial (analysis_settings, position, trial) VALUES ($1, $2, $3)`,
-				id, i, t); err != nil {
-				return fmt.Errorf("insert trial %d: %w", t, err)
-			}
-		}
-		tables := res.Tables
-		if len(res.Findings) > 0 {
-			f := result.Table{Name: findingsTable, Title: "Findings"}
-			f.AddText("finding", res.Findings)
-			tables = append(append([]result.Table(nil), tables...), f)
-		}
-		for ti := range tables {
-			if err := saveTable(ctx, r, id, &tables[ti]); err != nil {
-				return fmt.Errorf("table %q: %w", tables[ti].Name, err)
-			}
-		}
-		return nil
-	})
+	id, err := insertSettings(ctx, r, res, trials)
 	if err != nil {
-		return 0, fmt.Errorf("save %s result: %w", res.Analysis, err)
+		return 0, err
+	}
+	if err := insertParams(ctx, r, id, resultParams(res, trials)); err != nil {
+		return 0, err
+	}
+	for i, t := range trials {
+		if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_trial (analysis_settings, position, trial) VALUES ($1, $2, $3)`,
+			id, i, t); err != nil {
+			return 0, fmt.Errorf("insert trial %d: %w", t, err)
+		}
+	}
+	tables := res.Tables
+	if len(res.Findings) > 0 {
+		f := result.Table{Name: findingsTable, Title: "Findings"}
+		f.AddText("finding", res.Findings)
+		tables = append(append([]result.Table(nil), tables...), f)
+	}
+	for ti := range tables {
+		if err := saveTable(ctx, r, id, &tables[ti]); err != nil {
+			return 0, fmt.Errorf("table %q: %w", tables[ti].Name, err)
+		}
 	}
 	return id, nil
+}
+
+// insertSettings writes the analysis_settings row of res (and its
+// PerfExplorer viewer row, see insertViewerSettings) and returns its id.
+func insertSettings(ctx context.Context, r runner, res *result.Result, trials []int64) (int64, error) {
+	var trial, metric any
+	if len(trials) > 0 {
+		trial = trials[0]
+		var mid int64
+		err := r.query(ctx, `SELECT id FROM metric WHERE trial = $1 AND name = $2 ORDER BY id LIMIT 1`,
+			func(scan func(...any) error) error { return scan(&mid) }, trials[0], res.Metric)
+		if err != nil {
+			return 0, fmt.Errorf("find metric %q: %w", res.Metric, err)
+		}
+		if mid != 0 {
+			metric = mid
+		}
+	}
+	dim, norm := res.Params["dimension_reduction"], res.Params["normalization"]
+	if dim == "" {
+		dim = "None"
+	}
+	if norm == "" {
+		norm = "None"
+	}
+	// method holds PerfExplorer's string where the analysis has one
+	// ("K Means", ...), else the analysis's name; the name is kept as
+	// the parameter "analysis" too.
+	method := res.Params["method"]
+	if method == "" {
+		method = res.Analysis
+	}
+	var id int64
+	err := r.query(ctx, `INSERT INTO analysis_settings (trial, metric, method, dimension_reduction, normalization)
+VALUES ($1, $2, $3, $4, $5) RETURNING id`, func(scan func(...any) error) error { return scan(&id) },
+		trial, metric, method, dim, norm)
+	if err != nil {
+		return 0, fmt.Errorf("insert analysis_settings: %w", err)
+	}
+	if err := insertViewerSettings(ctx, r, id, trial, metric, method, dim, norm); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// resultParams returns the analysis_settings_parameter rows of res: its
+// metric, analysis, key, shape, the full titles too long for
+// analysis_result.description, and res.Params.
+func resultParams(res *result.Result, trials []int64) map[string]string {
+	shape := "multi"
+	if res.Trial != "" {
+		shape = "single"
+	}
+	params := map[string]string{"metric": res.Metric, analysisParam: res.Analysis, keyParam: resultKey(res, trials), shapeParam: shape}
+	for _, t := range res.Tables {
+		if len(t.Title) > 255 { // analysis_result.description is VARCHAR(255)
+			params[titleParam+t.Name] = t.Title
+		}
+	}
+	for k, v := range res.Params {
+		params[k] = v
+	}
+	return params
+}
+
+// insertParams writes params as analysis_settings_parameter rows of
+// settings id, in name order.
+func insertParams(ctx context.Context, r runner, id int64, params map[string]string) error {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, err := r.execArgs(ctx, `INSERT INTO analysis_settings_parameter (analysis_settings, name, value) VALUES ($1, $2, $3)`,
+			id, k, params[k]); err != nil {
+			return fmt.Errorf("insert parameter %q: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // cellBatch is the number of cells written by one INSERT.

@@ -92,14 +92,24 @@ func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, f
 		return flagError(err)
 	}
 	a.detail("%s computed in %v", res.Analysis, since(start))
-	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, nil)
+	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, storeWith{})
+}
+
+// storeWith is what a command stores together with its result, in the
+// result's one transaction (store.DB.SaveResultWith).
+type storeWith struct {
+	// images draws the result's pictures; called only when the result is
+	// stored anew (not with --no-save, not when a stored one is reused).
+	images func(res *analysis.Result) ([]store.ResultImage, error)
+	// metric is a derived metric of the first trial to store: with the
+	// result, or alone when the result is not stored.
+	metric *store.NewMetric
 }
 
 // storeAndPrint stores a result computed from the trials ids (unless
-// noSave), says under which id, runs after on the stored result when given,
-// and prints the result in the chosen --format.
-func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string,
-	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
+// noSave) together with what with gives, says under which id, and prints
+// the result in the chosen --format.
+func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string, with storeWith) error {
 	var id int64
 	reused := false
 	if !noSave && a.reuse {
@@ -111,24 +121,58 @@ func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Res
 			a.info("already stored as result %d (same trials and parameters), reused", id)
 		}
 	}
-	if !noSave && !reused {
-		var err error
-		start := time.Now()
-		if id, err = db.SaveResult(ctx, res, ids); err != nil {
-			return err
-		}
-		a.detail("result stored in %v", since(start))
-		a.info("stored as result %d (taudb-analyze results %d prints it again)", id, id)
-		if after != nil {
-			if err := after(ctx, db, id, res); err != nil {
-				return err
-			}
-		}
+	var err error
+	if noSave || reused {
+		err = a.saveMetricAlone(ctx, db, ids, with.metric)
+	} else {
+		id, err = a.saveResult(ctx, db, res, ids, with)
+	}
+	if err != nil {
+		return err
 	}
 	if a.onResult != nil {
 		a.onResult(id, res, reused)
 	}
 	return a.printResult(res, table)
+}
+
+// saveResult draws the pictures of with and stores them, its metric and
+// the result in one transaction; it returns the result's id.
+func (a *app) saveResult(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, with storeWith) (int64, error) {
+	x := store.ResultExtras{Metric: with.metric}
+	if with.images != nil {
+		start := time.Now()
+		var err error
+		if x.Images, err = with.images(res); err != nil {
+			return 0, fmt.Errorf("draw the pictures of the %s result: %w", res.Analysis, err)
+		}
+		a.detail("%d pictures drawn in %v", len(x.Images), since(start))
+	}
+	start := time.Now()
+	saved, err := db.SaveResultWith(ctx, res, ids, x)
+	if err != nil {
+		return 0, err
+	}
+	a.detail("result stored in %v", since(start))
+	if with.metric != nil {
+		a.info("stored derived metric %q as metric %d of trial %d", with.metric.Trial.Metrics[with.metric.Index].Name, saved.Metric, ids[0])
+	}
+	a.info("stored as result %d (taudb-analyze results %d prints it again)", saved.ID, saved.ID)
+	return saved.ID, nil
+}
+
+// saveMetricAlone stores the derived metric m (when not nil) of trial
+// ids[0] when its result is not stored.
+func (a *app) saveMetricAlone(ctx context.Context, db *store.DB, ids []int64, m *store.NewMetric) error {
+	if m == nil {
+		return nil
+	}
+	mid, err := db.SaveMetric(ctx, ids[0], m.Trial, m.Index)
+	if err != nil {
+		return err
+	}
+	a.info("stored derived metric %q as metric %d of trial %d", m.Trial.Metrics[m.Index].Name, mid, ids[0])
+	return nil
 }
 
 // printResult prints a result in the chosen --format: the findings and
@@ -439,6 +483,7 @@ that TAU's tools and the compatibility views see it like a measured one.
 			if err != nil {
 				return err
 			}
+			var with storeWith
 			if saveMetric {
 				e, err := metrics.Compile(opt.Expr, metrics.Names(lt.trial))
 				if err != nil {
@@ -448,13 +493,10 @@ that TAU's tools and the compatibility views see it like a measured one.
 				if err != nil {
 					return err
 				}
-				mid, err := db.SaveMetric(ctx, lt.id, lt.trial, m)
-				if err != nil {
-					return err
-				}
-				a.info("stored derived metric %q as metric %d of trial %d", opt.Name, mid, lt.id)
+				// Stored in the result's transaction: both or neither.
+				with.metric = &store.NewMetric{Trial: lt.trial, Index: m}
 			}
-			return a.storeAndPrint(ctx, db, res, []int64{lt.id}, f.noSave, f.table, nil)
+			return a.storeAndPrint(ctx, db, res, []int64{lt.id}, f.noSave, f.table, with)
 		},
 	}
 	f.register(cmd)

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/cluster"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/report/images"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
@@ -70,18 +69,7 @@ as PNG image and thumbnail rows of analysis_result.
 			opt.Metric = f.metric
 			return a.runTrialsThen(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
 				return cluster.Cluster(ts, opt)
-			}, func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error {
-				// PerfExplorer's viewer shows these pictures of a result.
-				imgs, err := cluster.Images(res)
-				if err != nil {
-					return err
-				}
-				var rows []store.ResultImage
-				for _, im := range imgs {
-					rows = append(rows, store.ResultImage{ResultType: im.ResultType, Description: im.Description, PNG: im.PNG, Thumbnail: im.Thumbnail})
-				}
-				return db.SaveImages(ctx, id, rows)
-			})
+			}, storeWith{images: clusterImages})
 		},
 	}
 	f.sel.register(cmd)
@@ -106,4 +94,18 @@ as PNG image and thumbnail rows of analysis_result.
 	cmd.Flags().Float64Var(&opt.Eps, "eps", 0, "DBSCAN radius (0: the knee of the k-distance graph)")
 	cmd.Flags().IntVar(&opt.MinPts, "min-pts", 4, "DBSCAN minPts")
 	return cmd
+}
+
+// clusterImages draws the pictures PerfExplorer's viewer shows of a
+// clustering result, as rows to store with it.
+func clusterImages(res *analysis.Result) ([]store.ResultImage, error) {
+	imgs, err := images.Cluster(res)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]store.ResultImage, 0, len(imgs))
+	for _, im := range imgs {
+		rows = append(rows, store.ResultImage{ResultType: im.ResultType, Description: im.Description, PNG: im.PNG, Thumbnail: im.Thumbnail})
+	}
+	return rows, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -9,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // seriesFlags are the flags of the commands over a series of experiments.
@@ -54,13 +52,13 @@ func (a *app) runSeries(cmd *cobra.Command, f *seriesFlags, minimum int, fn func
 // stores the result unless --no-save and prints it. Trials that share a
 // name are told apart by their ids.
 func (a *app) runTrials(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error)) error {
-	return a.runTrialsThen(cmd, f, minimum, fn, nil)
+	return a.runTrialsThen(cmd, f, minimum, fn, storeWith{})
 }
 
-// runTrialsThen is runTrials with a step after the result is stored (not
-// called with --no-save), given the database and the result's id.
+// runTrialsThen is runTrials storing with the result what with gives, in
+// the result's transaction.
 func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn func([]*drg.Trial) (*analysis.Result, error),
-	after func(ctx context.Context, db *store.DB, id int64, res *analysis.Result) error) error {
+	with storeWith) error {
 	ctx := cmd.Context()
 	db, err := a.openFor(ctx, !f.noSave)
 	if err != nil {
@@ -96,7 +94,7 @@ func (a *app) runTrialsThen(cmd *cobra.Command, f *seriesFlags, minimum int, fn 
 		return flagError(err)
 	}
 	a.detail("%s computed in %v over %d trials", res.Analysis, since(start), len(trials))
-	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, after)
+	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, with)
 }
 
 func (a *app) speedupCmd() *cobra.Command {

@@ -1,28 +1,29 @@
-package cluster
+package images
 
 import (
 	"bytes"
 	"image/png"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/cluster"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
-// TestImages draws PerfExplorer's six pictures of a hierarchical clustering
+// TestCluster draws PerfExplorer's six pictures of a hierarchical clustering
 // of matmult.ppk's 24 threads: every one is a PNG of 640×480 pixels with a
 // 160×120 thumbnail, under PerfExplorer's result_type codes.
-func TestImages(t *testing.T) {
+func TestCluster(t *testing.T) {
 	tr, err := reader.Read(realdata.Real(t, "UO-OACISS-tau2/perfexplorer/HeatMapSamples/matmult.ppk"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Cluster([]*drg.Trial{tr}, Options{Method: "hierarchical", K: 3})
+	res, err := cluster.Cluster([]*drg.Trial{tr}, cluster.Options{Method: "hierarchical", K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgs, err := Images(res)
+	imgs, err := Cluster(res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +49,11 @@ func TestImages(t *testing.T) {
 		}
 	}
 	// k-means has no dendrogram.
-	res, err = Cluster([]*drg.Trial{tr}, Options{K: 2})
+	res, err = cluster.Cluster([]*drg.Trial{tr}, cluster.Options{K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if imgs, err = Images(res); err != nil || len(imgs) != 5 || imgs[0].ResultType != ImageHistogram {
+	if imgs, err = Cluster(res); err != nil || len(imgs) != 5 || imgs[0].ResultType != ImageHistogram {
 		t.Errorf("k-means images: %d, %v", len(imgs), err)
 	}
 }

@@ -1,4 +1,10 @@
-package cluster
+// Package images draws the PNG pictures stored with a result: for a
+// clustering result (package cluster) the six PerfExplorer's viewer shows,
+// under its analysis_result.result_type codes. Drawing is kept out of the
+// analyses, which compute numbers only, next to the report code that
+// presents results; the CLI draws the pictures before it stores the result
+// and passes them to the one transaction of store.DB.SaveResultWith.
+package images
 
 import (
 	"bytes"
@@ -10,7 +16,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/result"
 )
 
 // PerfExplorer's analysis_result.result_type codes for the images of a
@@ -41,12 +47,12 @@ var (
 	thumbWidth, thumbHeight = vg.Points(120), vg.Points(90)
 )
 
-// Images draws the pictures PerfExplorer's viewer shows for a clustering
+// Cluster draws the pictures PerfExplorer's viewer shows for a clustering
 // result, from the result's own tables: the dendrogram (hierarchical only),
 // the histogram of cluster sizes, the cluster averages, maxima and minima
 // (bars of the regions that separate the clusters most, at most 8) and the
 // PCA scatter plot coloured by cluster.
-func Images(res *analysis.Result) ([]Image, error) {
+func Cluster(res *result.Result) ([]Image, error) {
 	var out []Image
 	add := func(code int, desc string, draw func() (*plot.Plot, error)) error {
 		p, err := draw()
@@ -115,7 +121,7 @@ func clusterColor(c int) color.Color {
 	return pal[c%len(pal)]
 }
 
-func sizesPlot(t *analysis.Table) (*plot.Plot, error) {
+func sizesPlot(t *result.Table) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Cluster sizes"
 	p.Y.Label.Text = "threads"
@@ -137,7 +143,7 @@ func sizesPlot(t *analysis.Table) (*plot.Plot, error) {
 
 // separating returns the names of the n regions that separate the clusters
 // most (the result's "separating" table, in rank order).
-func separating(res *analysis.Result, n int) []string {
+func separating(res *result.Result, n int) []string {
 	t := res.Table("separating")
 	if t == nil {
 		return nil
@@ -149,7 +155,7 @@ func separating(res *analysis.Result, n int) []string {
 	return out
 }
 
-func profilePlot(t *analysis.Table, regions []string, title string) (*plot.Plot, error) {
+func profilePlot(t *result.Table, regions []string, title string) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = "value"
@@ -191,7 +197,7 @@ func profilePlot(t *analysis.Table, regions []string, title string) (*plot.Plot,
 	return p, nil
 }
 
-func pcaPlot(t *analysis.Table) (*plot.Plot, error) {
+func pcaPlot(t *result.Table) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "PCA scatterplot"
 	p.X.Label.Text = "PC1"
@@ -222,7 +228,7 @@ func pcaPlot(t *analysis.Table) (*plot.Plot, error) {
 // dendrogramPlot draws the merges of an average-linkage clustering (SciPy
 // numbering: leaves 0..n−1, merge i creates node n+i) with the leaves in
 // the order a depth-first walk of the tree gives.
-func dendrogramPlot(t *analysis.Table) (*plot.Plot, error) {
+func dendrogramPlot(t *result.Table) (*plot.Plot, error) {
 	m := t.NumRows()
 	n := m + 1
 	type node struct {
