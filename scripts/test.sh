@@ -33,7 +33,10 @@ go test -count=1 -timeout 60m "${pkgs[@]}"
 # Fuzzing, bounded (see docs/reliability.md): every fuzz target runs
 # TAUDB_FUZZEXECS inputs (default 20000) on top of its seed corpus and the
 # crashers kept under testdata/fuzz, one target at a time on one worker;
-# 11 targets, a few minutes with compilation. The budget is a count, not a
+# 11 targets, a few minutes with compilation. Minimizing a new interesting
+# input is bounded by a count too (-fuzzminimizetime 100x): by default each
+# one may take 60 s, and with the real .cubex and HPCToolkit seeds that made
+# one target run for hours at 0 inputs/s. The budget is a count, not a
 # duration: with a duration Go's fuzz coordinator can report "context
 # deadline exceeded" when the time runs out mid-input (golang/go#75804),
 # failing CI without any crasher. TAUDB_FUZZEXECS=0 skips the step; it runs
@@ -45,6 +48,6 @@ if [ "$#" -eq 0 ] && [ "$fuzzexecs" != "0" ]; then
       ./drg/hpctoolkit:FuzzDatabase ./drg/cube:FuzzCubex \
       ./metrics:FuzzCompile ./classify:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
     echo "test: fuzzing ${target#*:} in ${target%%:*} for $fuzzexecs inputs" >&2
-    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -parallel 1 "${target%%:*}"
+    go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -fuzzminimizetime 100x -parallel 1 "${target%%:*}"
   done
 fi
