@@ -10,9 +10,9 @@ import (
 // EDivisiveOptions tune change-point detection by E-divisive means.
 type EDivisiveOptions struct {
 	// Significance is the permutation test's level: a split is kept when
-	// its p-value is at most this (default 0.01).
+	// its p-value is at most this (default 0.005).
 	Significance float64
-	// Permutations bounds the permutations per test (default 199; at most
+	// Permutations bounds the permutations per test (default 399; at most
 	// 10,000). The test stops early once the split cannot be significant.
 	Permutations int
 	// MinSize is the fewest points a segment may have (default 3, ≥ 2).
@@ -37,10 +37,10 @@ type ChangePoint struct {
 // withDefaults fills the zero fields and checks the others.
 func (o EDivisiveOptions) withDefaults() (EDivisiveOptions, error) {
 	if o.Significance == 0 {
-		o.Significance = 0.01
+		o.Significance = 0.005
 	}
 	if o.Permutations == 0 {
-		o.Permutations = 199
+		o.Permutations = 399
 	}
 	if o.MinSize == 0 {
 		o.MinSize = 3
