@@ -90,7 +90,7 @@ const ProgramSeries = "program"
 // Tables: "history" (one row per point), "changes" (one row per change,
 // program first, then regions by |shift|), "explain" (per program change,
 // the explaining regions) and "metadata" (per program change, the keys
-// that changed).
+// that changed), and "series" (every series with its last change).
 func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	o, err := opt.withDefaults()
 	if err != nil {
@@ -110,6 +110,7 @@ func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	h.historyTable(res, changes)
 	h.changesTable(res, changes, o.Explain)
 	h.explainTables(res, changes, o.Explain)
+	h.seriesTable(res, changes)
 	h.regressFindings(res, changes, o.Explain)
 	return res, nil
 }

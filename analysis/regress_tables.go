@@ -78,6 +78,50 @@ func (h *historyData) changesTable(res *Result, changes []regressChange, explain
 	res.AddTable(tb)
 }
 
+// seriesTable adds table "series": one row per series (the program, then
+// every region in order of first appearance) with its number of points,
+// of changes, and its last change (the level of the newest point against
+// the segment before): point, shift and verdict ("" and NaN when none).
+func (h *historyData) seriesTable(res *Result, changes []regressChange) {
+	last := map[int]regressChange{}
+	count := map[int]int{}
+	for _, c := range changes {
+		count[c.region]++
+		if c.current {
+			last[c.region] = c
+		}
+	}
+	tb := Table{Name: "series", Title: "Every series with its last change: the newest point's level against the segment before it (shift = after/before − 1)"}
+	var names, verdicts []string
+	var pts, nch, lp, ls []float64
+	for r := -1; r < len(h.regs); r++ {
+		name, vals := ProgramSeries, h.prog
+		if r >= 0 {
+			name, vals = h.d.regions[r], h.regs[r]
+		}
+		n := 0
+		for _, v := range vals {
+			if defined(v) {
+				n++
+			}
+		}
+		names, pts, nch = append(names, name), append(pts, float64(n)), append(nch, float64(count[r]))
+		c, ok := last[r]
+		if !ok {
+			lp, ls, verdicts = append(lp, math.NaN()), append(ls, math.NaN()), append(verdicts, "")
+			continue
+		}
+		lp, ls, verdicts = append(lp, float64(c.point+1)), append(ls, 100*c.shift), append(verdicts, verdict(c.shift))
+	}
+	tb.AddText("series", names)
+	tb.AddNum("points", "", pts)
+	tb.AddNum("changes", "", nch)
+	tb.AddNum("last_change_point", "", lp)
+	tb.AddNum("last_shift_percent", "%", ls)
+	tb.AddText("last_verdict", verdicts)
+	res.AddTable(tb)
+}
+
 // yesNo renders a flag.
 func yesNo(b bool) string {
 	if b {
@@ -168,8 +212,8 @@ func (h *historyData) regressFindings(res *Result, changes []regressChange, expl
 
 // programFinding states one program change.
 func (h *historyData) programFinding(res *Result, c regressChange, explain float64) {
-	s := fmt.Sprintf("At %s the program's time changed by %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p = %.3g): a %s, from %s to %s.",
-		h.pointLabel(c.point), 100*c.shift, 100*c.lo, 100*c.hi, c.p, verdict(c.shift), formatMicrosOrValue(h.d, c.before), formatMicrosOrValue(h.d, c.after))
+	s := fmt.Sprintf("At %s the program's time changed by %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p = %.3g): %s, from %s to %s.",
+		h.pointLabel(c.point), 100*c.shift, 100*c.lo, 100*c.hi, c.p, article(verdict(c.shift)), formatMicrosOrValue(h.d, c.before), formatMicrosOrValue(h.d, c.after))
 	shares, cum := h.explainChange(c, explain)
 	if len(shares) > 0 {
 		s += fmt.Sprintf(" Regions covering %s of it: %s.", fmtPercent(cum), joinQuoted(h.shareNames(shares)))
@@ -182,6 +226,14 @@ func (h *historyData) programFinding(res *Result, c regressChange, explain float
 		s += " Metadata that changed: " + joinQuoted(meta) + "."
 	}
 	res.Findf("%s", s)
+}
+
+// article prefixes a verdict with "a" or "an".
+func article(v string) string {
+	if v == VerdictImprovement {
+		return "an " + v
+	}
+	return "a " + v
 }
 
 // fmtPct writes a percentage already in percent ("undefined" for NaN).
