@@ -116,7 +116,7 @@ trial names from the database): "taudb-analyze completion bash|zsh|fish".
 Exit codes: 0 success; 1 the work failed (a bad input file, a database
 error, a failed analysis; nothing half-written is left behind); 2 the
 command line is wrong (unknown command or flag, bad flag value, a missing
-or ambiguous choice of trials).`,
+or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
