@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/taudb-analyze/taudb-analyze/store/storetest"
 	"github.com/taudb-analyze/taudb-analyze/store"
+	"github.com/taudb-analyze/taudb-analyze/store/storetest"
 	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
