@@ -90,7 +90,8 @@ const ProgramSeries = "program"
 // Tables: "history" (one row per point), "changes" (one row per change,
 // program first, then regions by |shift|), "explain" (per program change,
 // the explaining regions) and "metadata" (per program change, the keys
-// that changed), and "series" (every series with its last change).
+// that changed), "series" (every series with its last change) and "moved"
+// (the per-point values of the regions that changed or explain a change).
 func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	o, err := opt.withDefaults()
 	if err != nil {
@@ -111,6 +112,7 @@ func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	h.changesTable(res, changes, o.Explain)
 	h.explainTables(res, changes, o.Explain)
 	h.seriesTable(res, changes)
+	h.movedTable(res, changes, o.Explain)
 	h.regressFindings(res, changes, o.Explain)
 	return res, nil
 }

@@ -122,6 +122,41 @@ func (h *historyData) seriesTable(res *Result, changes []regressChange) {
 	res.AddTable(tb)
 }
 
+// movedTable adds table "moved": the per-point exclusive value (median
+// over the repetitions) of every region that changed or that explains a
+// program change, for the report's history charts; one row per (region,
+// point) where the region is present.
+func (h *historyData) movedTable(res *Result, changes []regressChange, explain float64) {
+	moved := map[int]bool{}
+	for _, c := range changes {
+		if c.region >= 0 {
+			moved[c.region] = true
+			continue
+		}
+		shares, _ := h.explainChange(c, explain)
+		for _, s := range shares {
+			moved[s.region] = true
+		}
+	}
+	tb := Table{Name: "moved", Title: fmt.Sprintf("History of the regions that moved: exclusive %s per point, median over the repetitions", h.d.metric)}
+	var names []string
+	var pts, vals []float64
+	for r := range h.regs {
+		if !moved[r] {
+			continue
+		}
+		for i, v := range h.regs[r] {
+			if defined(v) {
+				names, pts, vals = append(names, h.d.regions[r]), append(pts, float64(i+1)), append(vals, v)
+			}
+		}
+	}
+	tb.AddText("region", names)
+	tb.AddNum("point", "", pts)
+	tb.AddNum("value", h.d.unit, vals)
+	res.AddTable(tb)
+}
+
 // yesNo renders a flag.
 func yesNo(b bool) string {
 	if b {

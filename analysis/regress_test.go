@@ -184,6 +184,19 @@ func TestRegressNoiseFree(t *testing.T) {
 	if md.NumRows() != 1 || md.Text("key", 0) != "Compiler Flags" || md.Text("before", 0) != "-O2" || md.Text("after", 0) != "-O3" {
 		t.Errorf("metadata changes: %d rows, first %q %q → %q; want only Compiler Flags -O2 → -O3", md.NumRows(), md.Text("key", 0), md.Text("before", 0), md.Text("after", 0))
 	}
+	mv := res.Table("moved")
+	if mv.NumRows() != 40 {
+		t.Errorf("moved: %d rows, want region 2's 40 points", mv.NumRows())
+	}
+	for i := 0; i < mv.NumRows(); i++ {
+		want := 0.98e6 * 3 / 6 // region 2's base time, µs
+		if mv.Num("point", i) > 30 {
+			want *= 1.1
+		}
+		if math.Abs(mv.Num("value", i)-want) > 1e-6 || mv.Text("region", i) != h.RegionNames[2] {
+			t.Errorf("moved row %d: %s %v, want %s %v", i, mv.Text("region", i), mv.Num("value", i), h.RegionNames[2], want)
+		}
+	}
 	nr, err := NewestRegressions(res, 0.03)
 	if err != nil || len(nr) != 2 || nr[0].Series != ProgramSeries || nr[0].Point != 31 {
 		t.Errorf("newest regressions ≥ 3%%: %+v, %v; want the program's and the region's at point 31", nr, err)

@@ -130,7 +130,7 @@ func TestRegressJUnit(t *testing.T) {
 	var res struct {
 		Tables []struct{ Name string }
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Tables) != 5 || res.Tables[1].Name != "changes" {
-		t.Errorf("JSON tables %+v (%v), want history, changes, explain, metadata, series", res.Tables, err)
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Tables) != 6 || res.Tables[1].Name != "changes" {
+		t.Errorf("JSON tables %+v (%v), want history, changes, explain, metadata, series, moved", res.Tables, err)
 	}
 }
