@@ -263,7 +263,7 @@ func detectSeries(vals []float64, name string, region int, o RegressOptions) ([]
 			ch.next = idx[bounds[j+2]]
 		}
 		ch.before, ch.after = median(append([]float64(nil), bx...)), median(append([]float64(nil), ax...))
-		ch.shift = ch.after/ch.before - 1
+		ch.shift = relShift(ch.before, ch.after)
 		ch.lo, ch.hi = bootstrapShift(bx, ax, o.Bootstrap, rng)
 		out = append(out, ch)
 	}
@@ -284,7 +284,7 @@ func bootstrapShift(before, after []float64, n int, rng *rand.Rand) (float64, fl
 		for i := range as {
 			as[i] = after[rng.IntN(len(after))]
 		}
-		if s := median(as)/median(bs) - 1; defined(s) {
+		if s := relShift(median(bs), median(as)); defined(s) {
 			shifts = append(shifts, s)
 		}
 	}
@@ -296,9 +296,18 @@ func bootstrapShift(before, after []float64, n int, rng *rand.Rand) (float64, fl
 	return q(0.025), q(0.975)
 }
 
-// verdict names the direction of a relative shift.
-func verdict(shift float64) string {
-	if shift > 0 {
+// relShift is after/before − 1, NaN (undefined) unless before > 0: a
+// region that took no time before has no relative change.
+func relShift(before, after float64) float64 {
+	if !(before > 0) {
+		return math.NaN()
+	}
+	return after/before - 1
+}
+
+// verdict names the direction of the change: up is a regression.
+func (c regressChange) verdict() string {
+	if c.after > c.before {
 		return VerdictRegression
 	}
 	return VerdictImprovement

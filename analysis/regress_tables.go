@@ -13,7 +13,7 @@ func (h *historyData) historyTable(res *Result, changes []regressChange) {
 	mark := map[int]string{}
 	for _, c := range changes {
 		if c.region < 0 {
-			mark[c.point] = verdict(c.shift)
+			mark[c.point] = c.verdict()
 		}
 	}
 	tb := Table{Name: "history", Title: fmt.Sprintf("History of the program's %s (main region's inclusive value, %s), per point: median over the repetitions; spread = 100*sd/mean of the repetitions",
@@ -54,7 +54,7 @@ func (h *historyData) changesTable(res *Result, changes []regressChange, explain
 		before, after = append(before, c.before), append(after, c.after)
 		shift, lo, hi = append(shift, 100*c.shift), append(lo, 100*c.lo), append(hi, 100*c.hi)
 		p = append(p, c.p)
-		verdicts = append(verdicts, verdict(c.shift))
+		verdicts = append(verdicts, c.verdict())
 		current = append(current, yesNo(c.current))
 		by := ""
 		if c.region < 0 {
@@ -111,7 +111,7 @@ func (h *historyData) seriesTable(res *Result, changes []regressChange) {
 			lp, ls, verdicts = append(lp, math.NaN()), append(ls, math.NaN()), append(verdicts, "")
 			continue
 		}
-		lp, ls, verdicts = append(lp, float64(c.point+1)), append(ls, 100*c.shift), append(verdicts, verdict(c.shift))
+		lp, ls, verdicts = append(lp, float64(c.point+1)), append(ls, 100*c.shift), append(verdicts, c.verdict())
 	}
 	tb.AddText("series", names)
 	tb.AddNum("points", "", pts)
@@ -239,7 +239,7 @@ func (h *historyData) regressFindings(res *Result, changes []regressChange, expl
 		res.Findf("%s of regions: %s.", plural(nreg, "change"), joinQuoted(names))
 	}
 	for _, c := range changes {
-		if c.region < 0 && c.current && c.shift > 0 {
+		if c.region < 0 && c.current && c.after > c.before {
 			res.Findf("The newest point is in a regression of the program: %+.1f%% since %s.", 100*c.shift, h.pointLabel(c.point))
 		}
 	}
@@ -248,7 +248,7 @@ func (h *historyData) regressFindings(res *Result, changes []regressChange, expl
 // programFinding states one program change.
 func (h *historyData) programFinding(res *Result, c regressChange, explain float64) {
 	s := fmt.Sprintf("At %s the program's time changed by %+.1f%% (95%% CI %+.1f%% to %+.1f%%, p = %.3g): %s, from %s to %s.",
-		h.pointLabel(c.point), 100*c.shift, 100*c.lo, 100*c.hi, c.p, article(verdict(c.shift)), formatMicrosOrValue(h.d, c.before), formatMicrosOrValue(h.d, c.after))
+		h.pointLabel(c.point), 100*c.shift, 100*c.lo, 100*c.hi, c.p, article(c.verdict()), formatMicrosOrValue(h.d, c.before), formatMicrosOrValue(h.d, c.after))
 	shares, cum := h.explainChange(c, explain)
 	if len(shares) > 0 {
 		s += fmt.Sprintf(" Regions covering %s of it: %s.", fmtPercent(cum), joinQuoted(h.shareNames(shares)))

@@ -284,3 +284,17 @@ func TestNewHistoryOrder(t *testing.T) {
 		t.Errorf("text ranks %v, want 3 1 2", h.Ps())
 	}
 }
+
+// TestRelShiftUndefined: a region that took no time before has no
+// relative change, but its direction is still a regression.
+func TestRelShiftUndefined(t *testing.T) {
+	if s := relShift(0, 5); !math.IsNaN(s) {
+		t.Errorf("relShift(0, 5) = %v, want NaN", s)
+	}
+	if s := relShift(200, 210); math.Abs(s-0.05) > 1e-15 {
+		t.Errorf("relShift(200, 210) = %v, want 0.05", s)
+	}
+	if v := (regressChange{before: 0, after: 5}).verdict(); v != VerdictRegression {
+		t.Errorf("verdict from 0 to 5: %s", v)
+	}
+}
