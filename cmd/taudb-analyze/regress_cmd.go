@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // regressionFound is regress's error when --fail-on regression finds a
@@ -132,17 +134,13 @@ func (a *app) runRegress(cmd *cobra.Command, f *regressFlags) error {
 	if err != nil {
 		return err
 	}
-	trials := make([]*drg.Trial, len(ids))
-	bar := a.progress(len(ids), "reading trials")
-	for i, id := range ids {
-		bar.step(fmt.Sprintf("reading trial %d", id))
-		if trials[i], err = db.LoadTrial(ctx, id); err != nil {
-			bar.done()
-			return err
-		}
-	}
-	bar.done()
 	start := time.Now()
+	trials, err := a.loadHistory(ctx, db, ids)
+	if err != nil {
+		return err
+	}
+	a.detail("read %d trials in %v", len(trials), since(start))
+	start = time.Now()
 	res, err := regressTrials(trials, ids, f)
 	if err != nil {
 		return flagError(err)
@@ -152,6 +150,49 @@ func (a *app) runRegress(cmd *cobra.Command, f *regressFlags) error {
 		return err
 	}
 	return failOn(res, f.failOn, threshold)
+}
+
+// loadWorkers is how many trials regress reads at once: reading a trial
+// mostly waits on the database, which is safe for concurrent use.
+const loadWorkers = 4
+
+// loadHistory reads the trials of ids, loadWorkers at a time; on the first
+// error it stops the others and returns that error.
+func (a *app) loadHistory(ctx context.Context, db *store.DB, ids []int64) ([]*drg.Trial, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	trials := make([]*drg.Trial, len(ids))
+	next, finished := make(chan int), make(chan error, len(ids)) // buffered: a worker never waits to report
+	for range min(loadWorkers, len(ids)) {
+		go func() {
+			for i := range next {
+				var err error
+				if trials[i], err = db.LoadTrial(ctx, ids[i]); err != nil {
+					err = fmt.Errorf("reading trial %d: %w", ids[i], err)
+				}
+				finished <- err
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range ids {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	bar := a.progress(len(ids), "reading trials")
+	defer bar.done()
+	for range ids {
+		if err := <-finished; err != nil {
+			return nil, err // the deferred cancel stops the other workers
+		}
+		bar.step("")
+	}
+	return trials, nil
 }
 
 // regressTrials names the trials apart, orders them and runs Regress.
