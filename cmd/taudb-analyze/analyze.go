@@ -197,6 +197,8 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 		}
 		tb := resultTable(t, true)
 		return tb.writeCSV(a.out)
+	case "junit":
+		return writeJUnit(a.out, res, a.junitThreshold)
 	}
 	return writeResultText(a.out, res, a.rows)
 }

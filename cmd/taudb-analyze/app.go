@@ -34,6 +34,9 @@ type app struct {
 	// onResult, when set, is told of every result an analysis command
 	// produced, its id (0 with --no-save) and whether it was reused.
 	onResult func(id int64, res *analysis.Result, reused bool)
+	// junitThreshold is the relative regression that fails a JUnit test
+	// case (regress --threshold with --format junit).
+	junitThreshold float64
 }
 
 func newApp(out, errOut io.Writer) *app {
@@ -113,7 +116,7 @@ trial names from the database): "taudb-analyze completion bash|zsh|fish".
 Exit codes: 0 success; 1 the work failed (a bad input file, a database
 error, a failed analysis; nothing half-written is left behind); 2 the
 command line is wrong (unknown command or flag, bad flag value, a missing
-or ambiguous choice of trials).`,
+or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
@@ -121,6 +124,10 @@ or ambiguous choice of trials).`,
 			switch a.format {
 			case "table", "json", "csv":
 				return nil
+			case "junit": // regress's JUnit XML report
+				if cmd.Name() == "regress" {
+					return nil
+				}
 			}
 			return usagef("--format %q: want table, json or csv", a.format)
 		},
@@ -140,6 +147,7 @@ or ambiguous choice of trials).`,
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
 		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
+	root.AddCommand(a.regressCmd())
 	a.registerCompletions(root)
 	markUsage(root)
 	return root
