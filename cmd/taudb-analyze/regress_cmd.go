@@ -146,7 +146,7 @@ func (a *app) runRegress(cmd *cobra.Command, f *regressFlags) error {
 		return flagError(err)
 	}
 	a.detail("regress computed in %v over %d trials", since(start), len(trials))
-	if err := a.storeAndPrint(ctx, db, res, ids, f.series.noSave, f.series.table, nil); err != nil {
+	if err := a.storeAndPrint(ctx, db, res, ids, f.series.noSave, f.series.table, storeWith{}); err != nil {
 		return err
 	}
 	return failOn(res, f.failOn, threshold)
