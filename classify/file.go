@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
+	"github.com/taudb-analyze/taudb-analyze/internal/yamlmsg"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -416,30 +416,13 @@ func known(k string) bool {
 }
 
 // kindName names a YAML node's kind for a message.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "single value"
-}
+func kindName(n *yaml.Node) string { return yamlmsg.KindName(n) }
 
 // yamlError turns a YAML syntax error ("yaml: line 4: ...") into an Error
 // with the line.
 func yamlError(file string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, tail, ok := strings.Cut(rest, ":"); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				return &Error{File: file, Line: n, Msg: "not valid YAML: " + strings.TrimSpace(tail)}
-			}
-		}
-	}
-	return &Error{File: file, Msg: "not valid YAML: " + msg}
+	line, msg := yamlmsg.Syntax(err)
+	return &Error{File: file, Line: line, Msg: msg}
 }
 
 // WriteRules writes rules as a rules file of add entries. Parsing it with
