@@ -147,7 +147,7 @@ or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
 		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
-	root.AddCommand(a.regressCmd())
+	root.AddCommand(a.regressCmd(), a.serveCmd())
 	a.registerCompletions(root)
 	markUsage(root)
 	return root

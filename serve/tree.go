@@ -1,0 +1,182 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// treeOf returns the trial's call tree, computed on first use.
+func (ct *cachedTrial) treeOf() drg.Tree {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if ct.tree == nil {
+		tr := ct.trial.Tree()
+		if tr.Kind == drg.NoCallpaths {
+			tr.Roots = ct.trial.Flat()
+		}
+		ct.tree = &tr
+	}
+	return *ct.tree
+}
+
+// treeData is the call-tree page.
+type treeData struct {
+	ID    int64
+	Trial string
+	View  viewParams
+	Query string
+	Kind  string
+	Back  string
+}
+
+// treePage shows the call tree as an expandable tree table and an icicle
+// graph (both filled by the scripts from treeChildren and icicle), with the
+// filter box.
+func (s *Server) treePage(w http.ResponseWriter, r *http.Request) {
+	ct, err := s.openTrial(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v, err := readView(r, ct.trial)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d := treeData{ID: ct.id, Trial: ct.trial.Name, View: v, Query: r.URL.Query().Get("q"),
+		Kind: treeKindText(ct.treeOf().Kind), Back: withQuery(fmt.Sprintf("/trial/%d", ct.id), v.Query())}
+	s.render(w, "tree.html", layoutData{Title: "Call tree of " + ct.trial.Name, Nav: "trial", Page: d})
+}
+
+// treeKindText says what the tree shows.
+func treeKindText(k drg.TreeKind) string {
+	switch k {
+	case drg.CompleteTree:
+		return "a complete call tree rooted at the main region"
+	case drg.PartialCallpaths:
+		return "partial callpaths (depth-limited): each root is the top of a partial subtree, and a region may appear under several roots"
+	}
+	return "no callpaths: the trial has flat profiles only, so the tree lists the regions"
+}
+
+// treeRow is one node of the tree table.
+type treeRow struct {
+	Node     int    `json:"node"`
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	Link     string `json:"link"`
+	Incl     num    `json:"incl"`
+	Excl     num    `json:"excl"`
+	Calls    num    `json:"calls"`
+	Children int    `json:"children"`
+}
+
+// treeAnswer is treeChildren's answer.
+type treeAnswer struct {
+	Rows []treeRow `json:"rows"`
+	// Matches counts the nodes the filter matched (Rows holds at most
+	// maxMatches of them).
+	Matches int    `json:"matches"`
+	Note    string `json:"note,omitempty"`
+}
+
+// maxMatches bounds the nodes a filter answers with.
+const maxMatches = 200
+
+// treeChildren answers the children of ?parent=N (the roots without it),
+// or with ?q= the nodes the filter matches, with the mean inclusive and
+// exclusive values of the chosen metric and the mean calls, across the
+// threads that have a record of the node.
+func (s *Server) treeChildren(w http.ResponseWriter, r *http.Request) {
+	ct, err := s.openTrial(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v, err := readView(r, ct.trial)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	incl, excl, err := ct.inclExcl(v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	tr := ct.treeOf()
+	nodes, ans, err := s.treeNodes(r, ct, tr)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	calls := ct.callStats()
+	for _, n := range nodes {
+		ans.Rows = append(ans.Rows, treeRow{Node: n, Name: ct.trial.Regions[ct.trial.Nodes[n].Region].Name, Path: ct.trial.Nodes[n].Name,
+			Link: regionLink(ct.id, n, v), Incl: num(incl.stats[n].Mean), Excl: num(excl.stats[n].Mean),
+			Calls: num(calls[n].Mean), Children: len(tr.Children[n])})
+	}
+	writeJSON(w, ans)
+}
+
+// treeNodes chooses the nodes treeChildren answers with.
+func (s *Server) treeNodes(r *http.Request, ct *cachedTrial, tr drg.Tree) ([]int, treeAnswer, error) {
+	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
+		m, err := s.matchNodes(ct, q)
+		if err != nil {
+			return nil, treeAnswer{}, err
+		}
+		ans := treeAnswer{Matches: len(m)}
+		if len(m) > maxMatches {
+			ans.Note = fmt.Sprintf("the first %d of %d matching nodes", maxMatches, len(m))
+			m = m[:maxMatches]
+		}
+		return m, ans, nil
+	}
+	p := r.URL.Query().Get("parent")
+	if p == "" {
+		return tr.Roots, treeAnswer{Matches: len(tr.Roots)}, nil
+	}
+	var n int
+	if _, err := fmt.Sscan(p, &n); err != nil || n < 0 || n >= len(tr.Children) {
+		return nil, treeAnswer{}, &notFound{"node " + p}
+	}
+	return tr.Children[n], treeAnswer{Matches: len(tr.Children[n])}, nil
+}
+
+// matchNodes returns the nodes whose full name contains q, ignoring case
+// (the filter until the call-path query language is wired in).
+func (s *Server) matchNodes(ct *cachedTrial, q string) ([]int, error) {
+	lq := strings.ToLower(q)
+	var out []int
+	for i, n := range ct.trial.Nodes {
+		if !n.Derived && strings.Contains(strings.ToLower(n.Name), lq) {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// inclExcl returns the inclusive and exclusive columns of v's metric.
+func (ct *cachedTrial) inclExcl(v viewParams) (incl, excl *column, err error) {
+	v.Inclusive = true
+	if incl, err = ct.column(v.key()); err != nil {
+		return nil, nil, err
+	}
+	v.Inclusive = false
+	excl, err = ct.column(v.key())
+	return incl, excl, err
+}
+
+// callStats returns the statistics of the calls of every node, computed
+// on first use.
+func (ct *cachedTrial) callStats() []nodeStat {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if ct.calls == nil {
+		ct.calls = nodeStats(ct.trial, ct.trial.Calls)
+	}
+	return ct.calls
+}
