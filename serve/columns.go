@@ -31,9 +31,9 @@ type column struct {
 // threads (an absent record as 0), as TAUdb's derived threads −1, −4, −5,
 // −3, −2 and −6. With k = 0 every statistic is 0.
 type nodeStat struct {
-	Count                                    int
-	Mean, Min, Max, StdDev, Total, MeanAll   float64
-	MinThread, MaxThread                     int
+	Count                                  int
+	Mean, Min, Max, StdDev, Total, MeanAll float64
+	MinThread, MaxThread                   int
 }
 
 // maxDerivedColumns bounds the derived-metric columns kept per trial; the

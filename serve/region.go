@@ -31,7 +31,9 @@ func withQuery(path, q string) string {
 }
 
 // threadLabel names a thread as TAU does: "node,context,thread".
-func threadLabel(th drg.Thread) string { return fmt.Sprintf("%d,%d,%d", th.Node, th.Context, th.Thread) }
+func threadLabel(th drg.Thread) string {
+	return fmt.Sprintf("%d,%d,%d", th.Node, th.Context, th.Thread)
+}
 
 // threadRow is one thread of a region's table.
 type threadRow struct {

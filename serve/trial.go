@@ -3,10 +3,10 @@ package serve
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"net/http"
-	"strconv"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 )
 
