@@ -1,0 +1,76 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// getJSON fetches an API answer into v.
+func getJSON(t *testing.T, ts interface{ Client() *http.Client }, base, path string, v any) int {
+	t.Helper()
+	res, err := ts.Client().Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return res.StatusCode
+}
+
+// TestTreeAndIcicle checks the tree table's answers and the icicle's
+// layout on the hand trial: main (100) with work (mean 65) and the
+// hostile region (mean 10 over its 2 threads) under it.
+func TestTreeAndIcicle(t *testing.T) {
+	ts := newFixture(t).server(t, Options{})
+	var roots treeAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/1/tree", &roots)
+	if len(roots.Rows) != 1 || roots.Rows[0].Name != "main" || roots.Rows[0].Incl != 100 || roots.Rows[0].Children != 2 {
+		t.Fatalf("roots: %+v", roots)
+	}
+	var kids treeAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/1/tree?parent="+itoa(roots.Rows[0].Node), &kids)
+	got := map[string]treeRow{}
+	for _, r := range kids.Rows {
+		got[r.Name] = r
+	}
+	if w := got["work"]; w.Incl != 65 || w.Excl != 65 || w.Calls != 3 || w.Path != "main => work" {
+		t.Errorf("work: %+v", w)
+	}
+	if h := got[hostileRegion]; h.Incl != 10 {
+		t.Errorf("hostile region: %+v", h)
+	}
+	var m treeAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/1/tree?q=WORK", &m)
+	if m.Matches != 2 { // the flat node and the callpath
+		t.Errorf("filter WORK: %d matches", m.Matches)
+	}
+	var ic icicleAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/1/icicle", &ic)
+	boxes := map[string]icicleBox{}
+	for _, b := range ic.Boxes {
+		boxes[b.Name] = b
+	}
+	// main spans [0, 1]; work [0, 0.65]; the hostile region [0.65, 0.75].
+	if b := boxes["main"]; b.X0 != 0 || b.X1 != 1 || b.Depth != 0 {
+		t.Errorf("main: %+v", b)
+	}
+	if b := boxes["work"]; b.X0 != 0 || b.X1 != 0.65 || b.Depth != 1 {
+		t.Errorf("work: %+v", b)
+	}
+	if b := boxes[hostileRegion]; !near(float64(b.X0), 0.65) || !near(float64(b.X1), 0.75) {
+		t.Errorf("hostile: %+v", b)
+	}
+	var bad map[string]string
+	if code := getJSON(t, ts, ts.URL, "/api/trial/1/tree?parent=99", &bad); code != 404 || !strings.Contains(bad["error"], "node 99") {
+		t.Errorf("parent 99: %d %v", code, bad)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
+
+func itoa(i int) string { return strconv.Itoa(i) }
