@@ -66,8 +66,9 @@ func add(b *drg.Builder, name string, th, m int, excl, incl, calls float64) {
 }
 
 // fixture is a database holding the hand trial (id 1, hostile name), its
-// copy with "work" twice as long (id 2, "slow"), and a generated trial of
-// 16 ranks × 30 regions with callpaths and 2 metrics (id 3, "synth16").
+// copy with "work" twice as long (id 2, "slow"), and generated trials of
+// 16 and 32 ranks × 30 regions with callpaths and 2 metrics (ids 3 and 4,
+// "synth16" and "synth32").
 type fixture struct {
 	db  *store.DB
 	url string
@@ -90,7 +91,12 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range []*drg.Trial{handTrial(t, hostileTrial, 1), handTrial(t, "slow", 2), gen} {
+	gen32, err := synth.Generate(synth.Spec{Processes: 32, ThreadsPerProcess: 1, Regions: 30, Depth: 2, Metrics: 2,
+		Serial: 1e5, Parallel: 4e6, Log: 1e4, Noise: 0.02, Imbalance: 0.3, Seed: 4, Name: "synth32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*drg.Trial{handTrial(t, hostileTrial, 1), handTrial(t, "slow", 2), gen, gen32} {
 		if _, err := db.SaveTrial(ctx, tr, store.SaveOptions{Application: "app"}); err != nil {
 			t.Fatal(err)
 		}

@@ -77,6 +77,8 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	case len(name) > 4 && name[len(name)-4:] == ".css":
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	case len(name) > 4 && name[len(name)-4:] == ".svg":
+		w.Header().Set("Content-Type", "image/svg+xml")
 	}
 	w.Header().Set("Cache-Control", "max-age=3600")
 	w.Write(b) //nolint:errcheck // the client went away

@@ -122,6 +122,10 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /api/trial/{id}/icicle", s.icicle)
 	m.HandleFunc("GET /api/compare", s.compareChart)
 	m.HandleFunc("GET /assets/{file}", s.asset)
+	m.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		r.SetPathValue("file", "favicon.svg")
+		s.asset(w, r)
+	})
 	return m
 }
 

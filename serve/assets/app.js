@@ -26,6 +26,7 @@
     var cat = {type: "category", data: d.labels, axisLabel: many ? {show: false} : {width: 260, overflow: "truncate"}};
     var val = {type: "value", scale: false};
     var opt = {
+      animation: false,
       title: {text: d.title, subtext: d.note || "", left: "center", textStyle: {fontSize: 13}},
       tooltip: {trigger: "axis", axisPointer: {type: "shadow"}},
       legend: {bottom: 0},
