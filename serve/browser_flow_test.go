@@ -153,7 +153,7 @@ func analysisSteps(t *testing.T, u, dir string) []step {
 // expectCount fails when sel does not match n elements.
 func expectCount(t *testing.T, sel string, n int) step {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		got, err := chromedp.Evaluate[int](`document.querySelectorAll(` + quoteJS(sel) + `).length`)(ctx, tg)
+		got, err := chromedp.Evaluate[int](`document.querySelectorAll(`+quoteJS(sel)+`).length`)(ctx, tg)
 		if err == nil && got != n {
 			t.Errorf("%s: %d elements, want %d", sel, got, n)
 		}
@@ -164,7 +164,7 @@ func expectCount(t *testing.T, sel string, n int) step {
 // expectAttr fails when sel's attribute name is not want.
 func expectAttr(t *testing.T, sel, name, want string) step {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		got, err := chromedp.Evaluate[string](`document.querySelector(` + quoteJS(sel) + `).getAttribute(` + quoteJS(name) + `)`)(ctx, tg)
+		got, err := chromedp.Evaluate[string](`document.querySelector(`+quoteJS(sel)+`).getAttribute(`+quoteJS(name)+`)`)(ctx, tg)
 		if err == nil && got != want {
 			t.Errorf("%s[%s] = %q, want %q", sel, name, got, want)
 		}
@@ -172,4 +172,6 @@ func expectAttr(t *testing.T, sel, name, want string) step {
 	})
 }
 
-func quoteJS(s string) string { return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'" }
+func quoteJS(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
