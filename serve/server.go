@@ -116,6 +116,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /analyses/{name}", s.analysisForm)
 	m.HandleFunc("POST /analyses/{name}", s.runAnalysis)
 	m.HandleFunc("GET /api/trial/{id}/regions", s.regionsChart)
+	m.HandleFunc("GET /api/trial/{id}/threads", s.threadsOverview)
 	m.HandleFunc("GET /api/trial/{id}/region/{node}", s.regionChart)
 	m.HandleFunc("GET /api/trial/{id}/thread/{th}", s.threadChart)
 	m.HandleFunc("GET /api/trial/{id}/tree", s.treeChildren)

@@ -167,6 +167,8 @@ type barSeries struct {
 	Labels []string `json:"labels"`
 	Links  []string `json:"links"`
 	Series []series `json:"series"`
+	// Stacked draws the series on top of each other.
+	Stacked bool `json:"stacked,omitempty"`
 	// Note says how the bars were made (binned threads).
 	Note string `json:"note,omitempty"`
 }

@@ -170,3 +170,33 @@ func TestCompare(t *testing.T) {
 		t.Errorf("one trial: status %d", code)
 	}
 }
+
+// TestThreadsOverview: each thread's stacked exclusive parts add up to its
+// main region's inclusive value, 100 on every thread of the hand trial,
+// and work's part is its value on the thread.
+func TestThreadsOverview(t *testing.T) {
+	ts := newFixture(t).server(t, Options{})
+	var b struct {
+		Labels []string `json:"labels"`
+		Series []struct {
+			Name   string    `json:"name"`
+			Values []float64 `json:"values"`
+		} `json:"series"`
+	}
+	getJSON(t, ts, ts.URL, "/api/trial/1/threads", &b)
+	if len(b.Labels) != 4 || len(b.Series) != 4 || b.Series[0].Name != "work" || b.Series[3].Name != "other regions" {
+		t.Fatalf("overview: %+v", b)
+	}
+	for th := 0; th < 4; th++ {
+		sum := 0.0
+		for _, s := range b.Series {
+			sum += s.Values[th]
+		}
+		if sum != 100 {
+			t.Errorf("thread %d: parts add up to %g, want 100", th, sum)
+		}
+		if want := []float64{80, 70, 60, 50}[th]; b.Series[0].Values[th] != want {
+			t.Errorf("thread %d: work %g, want %g", th, b.Series[0].Values[th], want)
+		}
+	}
+}

@@ -22,18 +22,19 @@
 
   function barChart(el, d) {
     if (typeof echarts === "undefined") { say(el, "The chart library did not load."); return; }
-    var many = d.labels.length > 40;
+    var many = d.labels.length > 40 || (d.stacked && d.labels.length > 12);
     var cat = {type: "category", data: d.labels, axisLabel: many ? {show: false} : {width: 260, overflow: "truncate"}};
     var val = {type: "value", scale: false};
     var opt = {
       animation: false,
       title: {text: d.title, subtext: d.note || "", left: "center", textStyle: {fontSize: 13}},
       tooltip: {trigger: "axis", axisPointer: {type: "shadow"}},
-      legend: {bottom: 0},
+      legend: {bottom: 0, type: "scroll", formatter: function (n) { return n.length > 40 ? n.slice(0, 40) + "…" : n; }},
       grid: many ? {left: 60, right: 20, top: 60, bottom: 40} : {left: 280, right: 30, top: 60, bottom: 40},
       xAxis: many ? cat : val,
       yAxis: many ? val : Object.assign({inverse: true}, cat),
       series: d.series.map(function (s) {
+        if (d.stacked) return {name: s.name, type: "bar", stack: "all", data: s.values};
         return {name: s.name, type: many && d.series.length > 1 ? "line" : "bar", data: s.values, showSymbol: false};
       })
     };
