@@ -129,4 +129,21 @@ func TestServeCLI(t *testing.T) {
 	if code, _, body := fetch(t, "POST", rw+"/analyses/compare", url.Values{"trials": {"1"}}, rw); code != 400 || !strings.Contains(body, "at least 2") {
 		t.Errorf("compare of one trial: %d", code)
 	}
+	// The form is built from the registry's options, and they reach the
+	// analysis: regions --top 3 lists 3 regions.
+	if _, _, body := fetch(t, "GET", rw+"/analyses/regions", nil, ""); !strings.Contains(body, `name="top"`) || !strings.Contains(body, `name="inclusive"`) {
+		t.Error("the regions form lacks its options top and inclusive")
+	}
+	code, loc, body = fetch(t, "POST", rw+"/analyses/regions", url.Values{"trials": {"1"}, "top": {"3"}}, rw)
+	if code != 303 {
+		t.Fatalf("regions --top 3: %d %s", code, body)
+	}
+	id := strings.TrimPrefix(loc, "/results/")
+	r := cli(t, nil, "--db", db, "--format", "json", "results", id)
+	if !strings.Contains(r.stdout, `"top": "3"`) && !strings.Contains(r.stdout, `"top":"3"`) {
+		t.Errorf("the stored regions result does not record top=3:\n%.600s", r.stdout)
+	}
+	if code, _, body := fetch(t, "POST", rw+"/analyses/regions", url.Values{"trials": {"1"}, "top": {"three"}}, rw); code != 400 || !strings.Contains(body, "top") {
+		t.Errorf("top=three: %d %.300s", code, body)
+	}
 }

@@ -5,76 +5,83 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/taudb-analyze/taudb-analyze/analysis"
-	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 	"github.com/taudb-analyze/taudb-analyze/serve"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
-// analysisRunner runs the serve form's analyses: those the report command
-// runs on the spot (runSingle, runMulti), on the trials chosen, storing
-// each result.
+// analysisRunner runs the serve form's analyses through the registry, as
+// the analysis commands do, and stores each result.
 type analysisRunner struct {
 	a  *app
 	db *store.DB
 }
 
-// metricOption is the option every analysis of the form takes.
-var metricOption = serve.OptionSpec{Name: "metric", Type: "string", Help: "the metric analysed (the trials' time metric when empty)"}
+// formTypes maps the registry's option types to the form's.
+var formTypes = map[string]string{"bool": "bool", "int": "int", "uint64": "int", "float64": "float", "string": "string", "stringSlice": "string"}
 
-// Analyses lists the analyses with their trial counts.
+// Analyses lists every registered analysis with its options.
 func (r *analysisRunner) Analyses() []serve.AnalysisSpec {
-	help := map[string]string{
-		"imbalance":   "load imbalance per region: mean, max, balance = mean/max, severity, the threads at the extremes",
-		"regions":     "top regions by exclusive and inclusive value with % of main",
-		"summary":     "time per thread split into computation, MPI, OpenMP, I/O, other",
-		"correlate":   "Pearson r across threads between regions",
-		"compare":     "two trials region by region: A, B, B−A, B/A",
-		"speedup":     "speedup and efficiency of the program and every region against p",
-		"scalability": "per-region efficiency, Karp-Flatt, Amdahl and a fitted scaling model",
-		"overhead":    "SCALEA's overhead classification per experiment and region",
-		"cluster":     "threads grouped by behaviour (k-means, k by silhouette)",
-	}
 	var out []serve.AnalysisSpec
-	for _, n := range reportSingle {
-		out = append(out, serve.AnalysisSpec{Name: n, Help: help[n], MinTrials: 1, MaxTrials: 1, Options: []serve.OptionSpec{metricOption}})
-	}
-	for _, n := range reportMulti {
-		sp := serve.AnalysisSpec{Name: n, Help: help[n], MinTrials: 2, Options: []serve.OptionSpec{metricOption}}
-		if n == "compare" {
+	for _, an := range registry.All() {
+		sp := serve.AnalysisSpec{Name: an.Name, Help: an.Short, MinTrials: an.MinTrials}
+		switch an.Trials {
+		case registry.Single:
+			sp.MaxTrials = 1
+		case registry.Pair:
 			sp.MaxTrials = 2
 		}
-		if n == "cluster" {
+		if an.AlsoSingle {
 			sp.MinTrials = 1
+		}
+		for _, o := range an.Options() {
+			typ := formTypes[o.Type]
+			if typ == "" {
+				typ = "string"
+			}
+			help := o.Help
+			if o.Type == "stringSlice" {
+				help += " (a comma-separated list)"
+			}
+			sp.Options = append(sp.Options, serve.OptionSpec{Name: o.Name, Type: typ, Default: o.Default, Help: help, Choices: o.Allowed})
 		}
 		out = append(out, sp)
 	}
 	return out
 }
 
-// Run loads the trials, runs the analysis and stores its result.
+// Run sets the options, reads the trials, runs the analysis and stores its
+// result with what it stores beside it (a derived metric, pictures). What
+// the user can fix (an option, a trial, an analysis refusing the data) is
+// a *serve.InputError.
 func (r *analysisRunner) Run(ctx context.Context, name string, ids []int64, opts map[string]string) (int64, error) {
-	var ts []*drg.Trial
-	for _, id := range ids {
-		t, err := r.db.LoadTrial(ctx, id)
-		if err != nil {
-			if errors.Is(err, store.ErrNoTrial) {
-				return 0, &serve.InputError{Msg: fmt.Sprintf("trial %d does not exist", id)}
-			}
-			return 0, err
+	an, err := registry.Lookup(name)
+	if err != nil {
+		return 0, &serve.InputError{Msg: err.Error()}
+	}
+	o := an.Defaults()
+	for k, v := range opts {
+		if err := an.Set(o, k, v); err != nil {
+			return 0, &serve.InputError{Msg: err.Error()}
 		}
-		ts = append(ts, t)
 	}
-	var res *analysis.Result
-	var err error
-	if single(name) {
-		res, err = runSingle(name, ts[0], opts["metric"], nil)
-	} else {
-		res, err = runMulti(name, ts, opts["metric"], nil)
+	if err := o.Validate(); err != nil {
+		return 0, &serve.InputError{Msg: err.Error()}
 	}
+	in, all, err := r.a.readInput(ctx, r.db, an, o, ids)
+	var ue interface{ Usage() bool }
+	switch {
+	case errors.Is(err, store.ErrNoTrial):
+		return 0, &serve.InputError{Msg: fmt.Sprintf("a chosen trial does not exist: %v", err)}
+	case errors.As(err, &ue) && ue.Usage():
+		return 0, &serve.InputError{Msg: err.Error()}
+	case err != nil:
+		return 0, err
+	}
+	out, err := an.Run(ctx, o, in)
 	if err != nil {
 		// The analysis refused these trials or options: the user can fix it.
 		return 0, &serve.InputError{Msg: name + ": " + err.Error()}
 	}
-	return r.db.SaveResult(ctx, res, ids)
+	return r.a.saveResult(ctx, r.db, out.Result, all, storeWith{metric: out.Metric, images: an.Images})
 }
