@@ -3,6 +3,8 @@ package serve
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/metrics"
@@ -109,12 +111,23 @@ func columnValues(t *drg.Trial, k columnKey) ([]float64, error) {
 // nodeStats computes the statistics of every node of vals (see nodeStat).
 // A value that is not a number (a derived metric's undefined cell) is
 // left out like an absent record.
+// The nodes are split among the processors.
 func nodeStats(t *drg.Trial, vals []float64) []nodeStat {
 	nn, nt := len(t.Nodes), len(t.Threads)
 	out := make([]nodeStat, nn)
-	for n := 0; n < nn; n++ {
-		out[n] = statOf(vals[n*nt:(n+1)*nt], func(th int) bool { return t.Present.Get(n*nt + th) })
+	workers := min(runtime.GOMAXPROCS(0), max(1, nn))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			for n := lo; n < hi; n++ {
+				off := n * nt
+				out[n] = statOf(vals[off:off+nt], func(th int) bool { return t.Present.Get(off + th) })
+			}
+		}(w*nn/workers, (w+1)*nn/workers)
 	}
+	wg.Wait()
 	return out
 }
 
