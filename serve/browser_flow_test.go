@@ -142,7 +142,7 @@ func compareSteps(t *testing.T, u, dir string) []step {
 func analysisSteps(t *testing.T, u, dir string) []step {
 	return []step{
 		chromedp.Navigate(u + "/analyses"),
-		chromedp.Click(css("a.analysis")),
+		chromedp.Click(css(`a.analysis[href="/analyses/regions"]`)),
 		chromedp.WaitVisible(css("#analysis-form")),
 		chromedp.Click(css(`input[name="trials"][value="1"]`)),
 		shot(t, dir, "analysis"),
