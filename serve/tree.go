@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -83,7 +84,8 @@ type treeAnswer struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// maxMatches bounds the nodes a filter answers with.
+// maxMatches bounds the nodes one answer holds (the children of a node,
+// the roots, or the nodes a filter matched).
 const maxMatches = 200
 
 // treeChildren answers the children of ?parent=N (the roots without it),
@@ -113,6 +115,7 @@ func (s *Server) treeChildren(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	calls := ct.callStats()
+	nodes = largestFirst(nodes, incl, &ans)
 	for _, n := range nodes {
 		ans.Rows = append(ans.Rows, treeRow{Node: n, Name: ct.trial.Regions[ct.trial.Nodes[n].Region].Name, Path: ct.trial.Nodes[n].Name,
 			Link: regionLink(ct.id, n, v), Incl: num(incl.stats[n].Mean), Excl: num(excl.stats[n].Mean),
@@ -128,12 +131,7 @@ func (s *Server) treeNodes(r *http.Request, ct *cachedTrial, tr drg.Tree) ([]int
 		if err != nil {
 			return nil, treeAnswer{}, err
 		}
-		ans := treeAnswer{Matches: len(m)}
-		if len(m) > maxMatches {
-			ans.Note = fmt.Sprintf("the first %d of %d matching nodes", maxMatches, len(m))
-			m = m[:maxMatches]
-		}
-		return m, ans, nil
+		return m, treeAnswer{Matches: len(m)}, nil
 	}
 	p := r.URL.Query().Get("parent")
 	if p == "" {
@@ -179,4 +177,16 @@ func (ct *cachedTrial) callStats() []nodeStat {
 		ct.calls = nodeStats(ct.trial, ct.trial.Calls)
 	}
 	return ct.calls
+}
+
+// largestFirst orders nodes by mean inclusive value, largest first, and
+// keeps the first maxMatches, saying so in ans.
+func largestFirst(nodes []int, incl *column, ans *treeAnswer) []int {
+	out := append([]int(nil), nodes...)
+	sort.SliceStable(out, func(i, j int) bool { return incl.stats[out[i]].Mean > incl.stats[out[j]].Mean })
+	if len(out) > maxMatches {
+		ans.Note = fmt.Sprintf("the %d largest of %d nodes", maxMatches, len(out))
+		out = out[:maxMatches]
+	}
+	return out
 }

@@ -1,11 +1,15 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // getJSON fetches an API answer into v.
@@ -74,3 +78,36 @@ func TestTreeAndIcicle(t *testing.T) {
 func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestTreeFlatPaged: a trial without callpaths lists its regions as roots,
+// largest first, at most maxMatches of them.
+func TestTreeFlatPaged(t *testing.T) {
+	b, err := drg.NewBuilder([]drg.ThreadID{{Node: 0}, {Node: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Metric("TIME")
+	for r := 0; r < 250; r++ {
+		for th := 0; th < 2; th++ {
+			add(b, "r"+itoa(r), th, m, float64(r), float64(r), 1)
+		}
+	}
+	tr, err := b.Finish("flat", drg.Source{Format: "profile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	id, err := f.db.SaveTrial(context.Background(), tr, store.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := f.server(t, Options{})
+	var ans treeAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/"+strconv.FormatInt(id, 10)+"/tree", &ans)
+	if len(ans.Rows) != maxMatches || ans.Matches != 250 || !strings.Contains(ans.Note, "200 largest of 250") {
+		t.Fatalf("%d rows, %d matches, note %q", len(ans.Rows), ans.Matches, ans.Note)
+	}
+	if ans.Rows[0].Name != "r249" || ans.Rows[199].Name != "r50" {
+		t.Errorf("rows from %s to %s, want r249 to r50", ans.Rows[0].Name, ans.Rows[199].Name)
+	}
+}
