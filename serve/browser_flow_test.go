@@ -119,6 +119,10 @@ func treeSteps(t *testing.T, u, dir string) []step {
 		// region_2 and region_20 … region_29: 11 regions, each flat and
 		// under main.
 		expectCount(t, "#tree tbody tr", 22),
+		// The icicle graph marks the 11 matched nodes under main.
+		chromedp.WaitVisible(css("#icicle.filtered[data-drawn] a.box.hit")),
+		expectCount(t, "#icicle a.box.hit", 11),
+		shot(t, dir, "tree-filter"),
 	}
 }
 

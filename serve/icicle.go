@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -23,6 +24,8 @@ type icicleBox struct {
 	X0    num    `json:"x0"`
 	X1    num    `json:"x1"`
 	Value num    `json:"value"`
+	// Hit is true for a node the filter (?q=) matches.
+	Hit bool `json:"hit,omitempty"`
 }
 
 // icicleAnswer is the icicle graph's data.
@@ -62,6 +65,17 @@ func (s *Server) icicle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lay := icicleLayout{ct: ct, tr: tr, col: incl, v: v}
+	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
+		m, err := s.matchNodes(ct, q)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		lay.hits = map[int]bool{}
+		for _, n := range m {
+			lay.hits[n] = true
+		}
+	}
 	lay.run()
 	ans.Boxes = lay.boxes
 	if lay.hidden > 0 {
@@ -82,6 +96,8 @@ type icicleLayout struct {
 	total  float64
 	boxes  []icicleBox
 	hidden int
+	// hits are the nodes the filter matched (nil without a filter).
+	hits map[int]bool
 }
 
 func (l *icicleLayout) run() {
@@ -108,7 +124,7 @@ func (l *icicleLayout) place(n, depth int, x, end float64) float64 {
 	}
 	t := l.ct.trial
 	l.boxes = append(l.boxes, icicleBox{Node: n, Name: t.Regions[t.Nodes[n].Region].Name, Path: t.Nodes[n].Name,
-		Link: regionLink(l.ct.id, n, l.v), Depth: depth, X0: num(x), X1: num(x + w), Value: num(l.col.stats[n].Mean)})
+		Link: regionLink(l.ct.id, n, l.v), Depth: depth, X0: num(x), X1: num(x + w), Value: num(l.col.stats[n].Mean), Hit: l.hits[n]})
 	cx := x
 	for _, c := range l.tr.Children[n] {
 		cx = l.place(c, depth+1, cx, x+w)

@@ -58,12 +58,14 @@
     var el = document.getElementById("icicle");
     if (!el) return;
     var note = document.getElementById("icicle-note");
-    getJSON(el.getAttribute("data-api"), function (d) {
+    var q = el.getAttribute("data-query");
+    if (q) el.classList.add("filtered");
+    getJSON(el.getAttribute("data-api") + (q ? "&q=" + encodeURIComponent(q) : ""), function (d) {
       var rows = 0;
       d.boxes.forEach(function (b) {
         var a = document.createElement("a");
         a.href = b.link;
-        a.className = "box";
+        a.className = b.hit ? "box hit" : "box";
         a.textContent = b.name;
         a.title = b.path + ": " + b.value;
         a.style.left = (100 * b.x0) + "%";
