@@ -34,7 +34,7 @@ type seriesFlags struct {
 }
 
 func (f *seriesFlags) options() analysis.SeriesOptions {
-	return analysis.SeriesOptions{Metric: f.metric, Aggregate: f.aggregate, ShortNames: f.short}
+	return analysis.SeriesOptions{Metric: f.metric, Aggregate: analysis.Aggregate(f.aggregate), ShortNames: f.short}
 }
 
 // regressFlags are regress's flags.

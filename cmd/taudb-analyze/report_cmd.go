@@ -278,7 +278,7 @@ func runMulti(name string, ts []*drg.Trial, metric string, rules []classify.Rule
 		if err != nil {
 			return nil, err
 		}
-		return overhead.Analyze(ts, s.Ps(), overhead.Options{Metric: metric, Aggregate: "max", Unit: "process", Rules: rules})
+		return overhead.Analyze(s, overhead.Options{Metric: metric, Aggregate: analysis.AggregateMax, Unit: "process", Rules: rules})
 	case "cluster":
 		opt := cluster.Options{Method: "kmeans", MaxK: 10, AutoK: "silhouette",
 			Normalization: "none", Reduction: "none", X: 1, Seed: 1, Restarts: 10, MinPts: 4}
