@@ -197,3 +197,33 @@ func mpiTrial(t *testing.T, p int) *drg.Trial {
 	}
 	return tr
 }
+
+// TestOneBaselineRule runs speedup, scalability and overhead on one series
+// given out of order: by default all take the smallest p (the 1-process
+// run), and a named baseline is the same trial for all three.
+func TestOneBaselineRule(t *testing.T) {
+	var ts []*drg.Trial
+	for _, p := range []int{4, 1, 2} {
+		ts = append(ts, mpiTrial(t, p))
+	}
+	for _, named := range []string{"", "mpi-np2"} {
+		want := named
+		if want == "" {
+			want = "mpi-np1"
+		}
+		for name, param := range map[string]string{"speedup": "baseline", "scalability": "baseline", "overhead": "baseline_trial"} {
+			a, _ := Lookup(name)
+			o := a.Defaults()
+			if err := a.Set(o, "baseline", named); err != nil {
+				t.Fatal(err)
+			}
+			out, err := a.Run(context.Background(), o, Input{Trials: ts})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := out.Result.Params[param]; got != want {
+				t.Errorf("%s --baseline %q: baseline %q, want %q", name, named, got, want)
+			}
+		}
+	}
+}
