@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"go/parser"
+	"go/token"
+
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/synth"
@@ -20,15 +23,19 @@ import (
 var want = map[string]Trials{
 	"imbalance": Single, "regions": Single, "ratio": Single, "summary": Single, "correlate": Single,
 	"compare": Pair,
-	"speedup": Series, "scalability": Series, "multiregion": Series, "multiset": Series, "overhead": Series, "cluster": Series,
+	"speedup": Series, "scalability": Series, "multiregion": Series, "multiset": Series, "overhead": Series, "cluster": Series, "regress": Series,
 }
 
 func TestEveryAnalysisRegistered(t *testing.T) {
+	docList := packageDoc(t)
 	names := Names()
 	if len(names) != len(want) {
 		t.Fatalf("registered %v, want %d analyses", names, len(want))
 	}
 	for _, a := range All() {
+		if !strings.Contains(docList, "\t"+a.Name+" ") {
+			t.Errorf("the package documentation does not list %s", a.Name)
+		}
 		if tr, ok := want[a.Name]; !ok || tr != a.Trials {
 			t.Errorf("%s takes %v; want %v (known %v)", a.Name, a.Trials, tr, ok)
 		}
@@ -226,4 +233,15 @@ func TestOneBaselineRule(t *testing.T) {
 			}
 		}
 	}
+}
+
+// packageDoc returns the package documentation of doc.go, which lists the
+// analyses (what go doc prints).
+func packageDoc(t *testing.T) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Doc.Text()
 }
