@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/overhead"
@@ -21,7 +22,8 @@ type Overhead struct {
 	Metric string
 	// Aggregate is the processes the split describes: mean, max or min.
 	Aggregate analysis.Aggregate
-	// PFrom is how p is counted (see analysis.ProcessCount).
+	// PFrom is how p is counted (see analysis.ProcessCount); "" counts
+	// what Unit says: TAU node ranks, or threads.
 	PFrom string
 	// Baseline is the baseline trial's name; "" p = 1, else the smallest p.
 	Baseline string
@@ -53,7 +55,7 @@ func init() {
 func (o *Overhead) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)
 	b.Enum((*string)(&o.Aggregate), "aggregate", string(analysis.AggregateMean), []string{"mean", "max", "min"}, "the processes the split describes: mean (the average process), max (the last to finish) or min")
-	b.String(&o.PFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks), threads, nodes, hosts, or meta:KEY`)
+	b.String(&o.PFrom, "p-from", "", `the number of processes p of a trial: "" (what --unit counts: distinct TAU node ranks, or threads), threads, nodes, hosts, or meta:KEY`)
 	b.String(&o.Baseline, "baseline", "", "the baseline trial's name (default: p = 1, else the smallest p)")
 	b.Float(&o.SequentialTime, "sequential-time", 0, "the sequential time T_s in µs (overrides the baseline)")
 	bindRules(b, &o.Rules)
@@ -70,6 +72,16 @@ func (o *Overhead) Validate() error {
 	return err
 }
 
+// pFrom is how p is counted: PFrom, else what Unit counts (threads for
+// UnitThread, TAU node ranks otherwise), so that p and the units the
+// figures are made of are one count.
+func (o *Overhead) pFrom() string {
+	if o.PFrom == "" && strings.EqualFold(strings.TrimSpace(o.Unit), overhead.UnitThread) {
+		return "threads"
+	}
+	return o.PFrom
+}
+
 // Run computes overhead.Analyze of the series.
 func (o *Overhead) Run(ctx context.Context, in Input) (Output, error) {
 	opt := overhead.Options{Metric: o.Metric, Aggregate: o.Aggregate, Baseline: o.Baseline, SequentialTime: o.SequentialTime,
@@ -78,7 +90,7 @@ func (o *Overhead) Run(ctx context.Context, in Input) (Output, error) {
 	if opt.Rules, err = loadRules(o.Rules); err != nil {
 		return Output{}, err
 	}
-	series, err := analysis.NewSeries(in.Trials, o.PFrom, "")
+	series, err := analysis.NewSeries(in.Trials, o.pFrom(), "")
 	if err != nil {
 		return Output{}, err
 	}

@@ -245,3 +245,38 @@ func packageDoc(t *testing.T) string {
 	}
 	return f.Doc.Text()
 }
+
+// TestOverheadUnitCountsP checks that overhead --unit thread counts p as
+// threads (the units its figures are made of) unless --p-from says
+// otherwise: OpenMP runs of 1 process with 2 and 4 threads are p = 2, 4.
+func TestOverheadUnitCountsP(t *testing.T) {
+	var ts []*drg.Trial
+	for _, n := range []int{2, 4} {
+		tr, err := synth.Generate(synth.Spec{Processes: 1, ThreadsPerProcess: n, Regions: 3, Depth: 1, Metrics: 1,
+			Serial: 1e5, Parallel: 1e6, Name: fmt.Sprintf("omp-%d", n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, tr)
+	}
+	a, _ := Lookup("overhead")
+	o := a.Defaults()
+	if err := a.Set(o, "unit", "thread"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.Run(context.Background(), o, Input{Trials: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := out.Result.Table("totals")
+	if tot == nil || tot.NumRows() != 2 || tot.Num("p", 0) != 2 || tot.Num("p", 1) != 4 {
+		t.Fatalf("totals: %+v", tot)
+	}
+	// By ranks, both runs are p = 1: not a scaling series.
+	if err := a.Set(o, "p-from", "nodes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), o, Input{Trials: ts}); err == nil {
+		t.Error("p from ranks: want the constant-p refusal")
+	}
+}
