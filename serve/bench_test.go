@@ -61,8 +61,9 @@ func benchDB(b *testing.B) (*store.DB, int64) {
 // 1,000-region trial served from PostgreSQL: the first load of the trial
 // (once, reported as first-load-s), then per request, after that load,
 // the trial's regions page, a region's page (its threads sorted, a page of
-// them) and its per-thread chart (512 bins), with the statistics of the
-// column kept, and the regions page with them recomputed (cold-column).
+// them), its per-thread chart (512 bins) and the trial's threads overview
+// (512 stacked bins), with the statistics of the column kept, and the
+// regions page with them recomputed (cold-column).
 // The reference, in the same run, is one pass summing every value of the
 // trial (ref-sum-ms); x-ref is each view's time over it.
 func BenchmarkRegionView16k(b *testing.B) {
@@ -85,6 +86,7 @@ func BenchmarkRegionView16k(b *testing.B) {
 		"regions": fmt.Sprintf("/trial/%d", id),
 		"region":  fmt.Sprintf("/trial/%d/region/%d", id, node),
 		"chart":   fmt.Sprintf("/api/trial/%d/region/%d", id, node),
+		"threads": fmt.Sprintf("/api/trial/%d/threads", id),
 	}
 	for name, path := range views {
 		b.Run(name, func(b *testing.B) { benchGet(b, ts, path, nil, load, ref) })
