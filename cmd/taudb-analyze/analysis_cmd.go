@@ -166,12 +166,16 @@ type ranResult struct {
 // db, runs the analysis, stores the result unless rf.noSave and prints it.
 // The CLI and studies both run analyses through it, on one open database.
 func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, rf runFlags) (ranResult, error) {
-	in, all, err := a.readInput(ctx, db, an, o, ids)
-	if err != nil {
-		return ranResult{}, err
-	}
 	start := time.Now()
-	out, err := an.Run(ctx, o, in)
+	out, all, err := a.runReusing(ctx, db, o, ids)
+	if err == nil && out.Result == nil {
+		var in registry.Input
+		if in, all, err = a.readInput(ctx, db, an, o, ids); err != nil {
+			return ranResult{}, err
+		}
+		start = time.Now()
+		out, err = an.Run(ctx, o, in)
+	}
 	if err != nil {
 		return ranResult{}, flagError(err)
 	}
@@ -180,6 +184,28 @@ func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o
 	r := ranResult{out: out}
 	r.id, r.reused, err = a.storeAndPrint(ctx, db, out.Result, all, rf.noSave, rf.table, with)
 	return r, err
+}
+
+// reusingRunner is an analysis that can build on a stored result of its
+// own (regress on a longer history: registry.Regress.RunReusing).
+type reusingRunner interface {
+	RunReusing(ctx context.Context, db *store.DB, ids []int64, read func([]int64) ([]*drg.Trial, error)) (registry.Output, registry.Reuse, error)
+}
+
+// runReusing runs an analysis that can reuse a stored result of its own
+// on the trials ids, reading only the trials that result does not hold; a
+// zero output when it cannot (the caller then reads every trial).
+func (a *app) runReusing(ctx context.Context, db *store.DB, o registry.Options, ids []int64) (registry.Output, []int64, error) {
+	rr, ok := o.(reusingRunner)
+	if !ok {
+		return registry.Output{}, nil, nil
+	}
+	out, reuse, err := rr.RunReusing(ctx, db, ids, func(ids []int64) ([]*drg.Trial, error) { return a.loadTrials(ctx, db, ids, false) })
+	if err != nil || out.Result == nil {
+		return registry.Output{}, nil, err
+	}
+	a.info("reused what result %d kept of %d trial(s); read %d new trial(s) (--full-history reads every trial)", reuse.From, reuse.Trials, reuse.Read)
+	return out, ids, nil
 }
 
 // readInput reads the trials ids and, when the options name one
