@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"math"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -198,5 +199,22 @@ func TestThreadsOverview(t *testing.T) {
 		if want := []float64{80, 70, 60, 50}[th]; b.Series[0].Values[th] != want {
 			t.Errorf("thread %d: work %g, want %g", th, b.Series[0].Values[th], want)
 		}
+	}
+}
+
+// TestTrialsFilter: the where expression selects trials; a bad one says
+// what is wrong.
+func TestTrialsFilter(t *testing.T) {
+	ts := newFixture(t).server(t, Options{})
+	code, body := get(t, ts, `/?where=`+url.QueryEscape(`name == "slow" || threads > 20`))
+	if code != 200 || strings.Count(body, `class="trial"`) != 2 || !strings.Contains(body, ">slow</a>") || !strings.Contains(body, ">synth32</a>") {
+		t.Errorf("filter: %d, %d trials", code, strings.Count(body, `class="trial"`))
+	}
+	code, body = get(t, ts, `/?where=`+url.QueryEscape(`threads >`))
+	if code != 400 || !strings.Contains(body, `id="error"`) {
+		t.Errorf("bad filter: %d", code)
+	}
+	if _, body = get(t, ts, "/"); strings.Count(body, `class="trial"`) != 4 || !strings.Contains(body, "Application") {
+		t.Error("the unfiltered list lacks trials or their metadata")
 	}
 }
