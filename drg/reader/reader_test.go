@@ -10,8 +10,8 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
-// TestReadEveryRealTrial reads every trial of the shared data (or its copy
-// in testdata) with format detection and checks the counts of SOURCES.md.
+// TestReadEveryRealTrial reads every trial of the shared data folder
+// with format detection and checks the counts of SOURCES.md.
 func TestReadEveryRealTrial(t *testing.T) {
 	for _, c := range append(realdata.ProfileTrials, realdata.FileTrials...) {
 		t.Run(c.Rel, func(t *testing.T) {
