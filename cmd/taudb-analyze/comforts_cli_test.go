@@ -47,7 +47,7 @@ func TestShellCompletion(t *testing.T) {
 		}
 	}
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
-	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	path := filepath.Join(demoData(t), "mpi", "p4") // 4 ranks
 	ok(t, nil, "--db", db, "load", "-n", "cpi-a", path)
 	ok(t, nil, "--db", db, "load", "-n", "cpi-b", path)
 	r := ok(t, nil, "--db", db, "__complete", "imbalance", "--trial", "cpi")
@@ -123,7 +123,7 @@ func TestShortestCommandsUseTheDatabase(t *testing.T) {
 // prints nothing but the result, and the result on stdout is the same.
 func TestQuietAndVerbose(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
-	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	path := filepath.Join(demoData(t), "mpi", "p4")
 	v := ok(t, nil, "--db", db, "-v", "load", "-n", "cpi", path)
 	for _, want := range []string{"· database " + db + " (sqlite)", "· read " + path + " (profile) in ", "· saved it in ", `loaded ` + path + ` as trial 1 "cpi"`} {
 		if !strings.Contains(v.stderr, want) {
