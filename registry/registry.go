@@ -60,6 +60,9 @@ type Input struct {
 	// Compare is a second version's trials (Speedup.CompareSet); nil
 	// otherwise.
 	Compare []*drg.Trial
+	// IDs are the database ids of Trials, when they were read from a
+	// store (regress --order-by id orders by them); nil otherwise.
+	IDs []int64
 }
 
 // Output is an analysis's result and what is stored with it.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/registry"
 	"github.com/taudb-analyze/taudb-analyze/store"
@@ -113,8 +114,14 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 	if err != nil {
 		return err
 	}
-	_, err = a.runIDs(ctx, db, an, o, ids, rf)
-	return err
+	r, err := a.runIDs(ctx, db, an, o, ids, rf)
+	if err != nil {
+		return err
+	}
+	if v, ok := o.(interface{ Verdict(*analysis.Result) error }); ok {
+		return v.Verdict(r.out.Result) // regress --fail-on: after the output
+	}
+	return nil
 }
 
 // savesMetric says whether the options store a metric even when the
@@ -201,29 +208,28 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 	if err != nil {
 		return registry.Input{}, nil, err
 	}
-	in := registry.Input{Trials: trials[:nA]}
+	in := registry.Input{Trials: trials[:nA], IDs: ids}
 	if len(all) > nA {
 		in.Compare = trials[nA:]
 	}
 	return in, all, nil
 }
 
-// loadTrials reads the trials ids from db. Trials of a series that share a
-// name are told apart by their ids ("name (trial 7)").
+// loadWorkers is how many trials are read at once: reading a trial mostly
+// waits on the database, which is safe for concurrent use.
+const loadWorkers = 4
+
+// loadTrials reads the trials ids from db, loadWorkers at a time; on the
+// first error it stops the others and returns that error. Trials of a
+// series that share a name are told apart by their ids ("name (trial 7)").
 func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, series bool) ([]*drg.Trial, error) {
-	trials := make([]*drg.Trial, len(ids))
+	trials, took, err := a.readConcurrently(ctx, db, ids)
+	if err != nil {
+		return nil, err
+	}
 	names := map[string]int{}
-	bar := a.progress(len(ids), "reading trials")
-	defer bar.done()
-	for i, id := range ids {
-		bar.step(fmt.Sprintf("reading trial %d", id))
-		start := time.Now()
-		t, err := db.LoadTrial(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", id, t.Name, since(start), len(t.Threads), len(t.Nodes), len(t.Metrics))
-		trials[i] = t
+	for i, t := range trials {
+		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", ids[i], t.Name, took[i], len(t.Threads), len(t.Nodes), len(t.Metrics))
 		names[t.Name]++
 	}
 	for i, t := range trials {
@@ -232,4 +238,46 @@ func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, series 
 		}
 	}
 	return trials, nil
+}
+
+// readConcurrently reads the trials ids, loadWorkers at a time, and says
+// how long each took.
+func (a *app) readConcurrently(ctx context.Context, db *store.DB, ids []int64) ([]*drg.Trial, []time.Duration, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	trials := make([]*drg.Trial, len(ids))
+	took := make([]time.Duration, len(ids))
+	next, finished := make(chan int), make(chan error, len(ids)) // buffered: a worker never waits to report
+	for range min(loadWorkers, len(ids)) {
+		go func() {
+			for i := range next {
+				start := time.Now()
+				var err error
+				if trials[i], err = db.LoadTrial(ctx, ids[i]); err != nil && len(ids) > 1 {
+					err = fmt.Errorf("reading trial %d: %w", ids[i], err)
+				}
+				took[i] = since(start)
+				finished <- err
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range ids {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	bar := a.progress(len(ids), "reading trials")
+	defer bar.done()
+	for range ids {
+		if err := <-finished; err != nil {
+			return nil, nil, err // the deferred cancel stops the other workers
+		}
+		bar.step("")
+	}
+	return trials, took, nil
 }
