@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/result"
 )
 
@@ -43,6 +44,9 @@ type Regress struct {
 	Permutations int
 	MinSize      int
 	Seed         uint64
+	// FullHistory reads every trial again instead of reusing the reduced
+	// trials a stored result of the same reduction keeps (RunReusing).
+	FullHistory bool
 }
 
 func init() {
@@ -67,6 +71,7 @@ func (o *Regress) Bind(b *Binder) {
 	b.Int(&o.Permutations, "permutations", 399, "most permutations per test (1 to 10000)")
 	b.Int(&o.MinSize, "min-size", 3, "fewest points on each side of a change (≥ 2)")
 	b.Uint64(&o.Seed, "seed", 1, "seed of the permutations and of the bootstrap")
+	b.Bool(&o.FullHistory, "full-history", false, "read every trial again instead of reusing what a stored regress result of a shorter history kept of its trials")
 }
 
 // ThresholdFraction reads Threshold: "3%" or "0.03" give 0.03.
@@ -94,32 +99,60 @@ func (o *Regress) Validate() error {
 	return nil
 }
 
-// Run orders the trials by OrderBy and computes analysis.Regress.
+// Run orders the trials by OrderBy, reduces each (analysis.ReduceHistory)
+// and computes analysis.RegressRuns; with the trials' database ids the
+// result keeps the reduced trials in its internal table "_runs", which a
+// later run over a longer history reuses (RunReusing).
 func (o *Regress) Run(ctx context.Context, in Input) (Output, error) {
-	byID := strings.EqualFold(strings.TrimSpace(o.OrderBy), "id")
-	if byID && len(in.IDs) != len(in.Trials) {
-		return Output{}, &UsageError{Option: "order-by", Msg: "--order-by id: the trials have no database ids"}
-	}
-	vals := make([]string, len(in.Trials))
-	for i, t := range in.Trials {
-		if byID {
-			vals[i] = strconv.FormatInt(in.IDs[i], 10)
-			continue
-		}
-		v, err := analysis.OrderValue(t, o.OrderBy)
-		if err != nil {
-			return Output{}, &UsageError{Option: "order-by", Msg: fmt.Sprintf("--order-by: %v", err)}
-		}
-		vals[i] = v
+	vals, err := o.orderValues(in.Trials, in.IDs)
+	if err != nil {
+		return Output{}, err
 	}
 	history, err := analysis.NewHistory(in.Trials, vals)
 	if err != nil {
 		return Output{}, err
 	}
-	opt := analysis.RegressOptions{SeriesOptions: analysis.SeriesOptions{Metric: o.Metric, Aggregate: o.Aggregate, ShortNames: o.ShortNames},
+	runs, err := analysis.ReduceHistory(history, o.seriesOptions())
+	if err != nil {
+		return Output{}, err
+	}
+	var ids []int64
+	if len(in.IDs) == len(in.Trials) {
+		ids = in.IDs
+	}
+	return o.finish(runs, ids)
+}
+
+// orderValues returns each trial's order value (OrderBy; "id" takes ids).
+func (o *Regress) orderValues(trials []*drg.Trial, ids []int64) ([]string, error) {
+	byID := strings.EqualFold(strings.TrimSpace(o.OrderBy), "id")
+	if byID && len(ids) != len(trials) {
+		return nil, &UsageError{Option: "order-by", Msg: "--order-by id: the trials have no database ids"}
+	}
+	vals := make([]string, len(trials))
+	for i, t := range trials {
+		if byID {
+			vals[i] = strconv.FormatInt(ids[i], 10)
+			continue
+		}
+		v, err := analysis.OrderValue(t, o.OrderBy)
+		if err != nil {
+			return nil, &UsageError{Option: "order-by", Msg: fmt.Sprintf("--order-by: %v", err)}
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// seriesOptions are the options of the reduction of each trial.
+func (o *Regress) seriesOptions() analysis.SeriesOptions {
+	return analysis.SeriesOptions{Metric: o.Metric, Aggregate: o.Aggregate, ShortNames: o.ShortNames}
+}
+
+// regressOptions are analysis.Regress's options.
+func (o *Regress) regressOptions() analysis.RegressOptions {
+	return analysis.RegressOptions{SeriesOptions: o.seriesOptions(),
 		Detect: analysis.EDivisiveOptions{Significance: o.Significance, Permutations: o.Permutations, MinSize: o.MinSize, Seed: o.Seed}, OrderBy: o.OrderBy}
-	res, err := analysis.Regress(history, opt)
-	return Output{Result: res}, err
 }
 
 // Verdict returns a *RegressionFound when FailOn is "regression" and a

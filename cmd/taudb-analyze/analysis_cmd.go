@@ -166,12 +166,16 @@ type ranResult struct {
 // db, runs the analysis, stores the result unless rf.noSave and prints it.
 // The CLI and studies both run analyses through it, on one open database.
 func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, rf runFlags) (ranResult, error) {
-	in, all, err := a.readInput(ctx, db, an, o, ids)
-	if err != nil {
-		return ranResult{}, err
-	}
 	start := time.Now()
-	out, err := an.Run(ctx, o, in)
+	out, all, err := a.runReusing(ctx, db, o, ids)
+	if err == nil && out.Result == nil {
+		var in registry.Input
+		if in, all, err = a.readInput(ctx, db, an, o, ids); err != nil {
+			return ranResult{}, err
+		}
+		start = time.Now()
+		out, err = an.Run(ctx, o, in)
+	}
 	if err != nil {
 		return ranResult{}, flagError(err)
 	}
@@ -180,6 +184,28 @@ func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o
 	r := ranResult{out: out}
 	r.id, r.reused, err = a.storeAndPrint(ctx, db, out.Result, all, rf.noSave, rf.table, with)
 	return r, err
+}
+
+// reusingRunner is an analysis that can build on a stored result of its
+// own (regress on a longer history: registry.Regress.RunReusing).
+type reusingRunner interface {
+	RunReusing(ctx context.Context, db *store.DB, ids []int64, read func([]int64) ([]*drg.Trial, error)) (registry.Output, registry.Reuse, error)
+}
+
+// runReusing runs an analysis that can reuse a stored result of its own
+// on the trials ids, reading only the trials that result does not hold; a
+// zero output when it cannot (the caller then reads every trial).
+func (a *app) runReusing(ctx context.Context, db *store.DB, o registry.Options, ids []int64) (registry.Output, []int64, error) {
+	rr, ok := o.(reusingRunner)
+	if !ok {
+		return registry.Output{}, nil, nil
+	}
+	out, reuse, err := rr.RunReusing(ctx, db, ids, func(ids []int64) ([]*drg.Trial, error) { return a.loadTrials(ctx, db, ids, false) })
+	if err != nil || out.Result == nil {
+		return registry.Output{}, nil, err
+	}
+	a.info("reused what result %d kept of %d trial(s); read %d new trial(s) (--full-history reads every trial)", reuse.From, reuse.Trials, reuse.Read)
+	return out, ids, nil
 }
 
 // readInput reads the trials ids and, when the options name one
@@ -215,69 +241,18 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 	return in, all, nil
 }
 
-// loadWorkers is how many trials are read at once: reading a trial mostly
-// waits on the database, which is safe for concurrent use.
-const loadWorkers = 4
-
-// loadTrials reads the trials ids from db, loadWorkers at a time; on the
-// first error it stops the others and returns that error. Trials of a
-// series that share a name are told apart by their ids ("name (trial 7)").
+// loadTrials reads the trials ids from db (registry.ReadTrials, several
+// at once) with a progress bar. Trials of a series that share a name are
+// told apart by their ids ("name (trial 7)").
 func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, series bool) ([]*drg.Trial, error) {
-	trials, took, err := a.readConcurrently(ctx, db, ids)
+	bar := a.progress(len(ids), "reading trials")
+	trials, took, err := registry.ReadTrials(ctx, db, ids, series, func() { bar.step("") })
+	bar.done()
 	if err != nil {
 		return nil, err
 	}
-	names := map[string]int{}
 	for i, t := range trials {
-		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", ids[i], t.Name, took[i], len(t.Threads), len(t.Nodes), len(t.Metrics))
-		names[t.Name]++
-	}
-	for i, t := range trials {
-		if series && names[t.Name] > 1 {
-			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
-		}
+		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", ids[i], t.Name, took[i].Round(time.Millisecond), len(t.Threads), len(t.Nodes), len(t.Metrics))
 	}
 	return trials, nil
-}
-
-// readConcurrently reads the trials ids, loadWorkers at a time, and says
-// how long each took.
-func (a *app) readConcurrently(ctx context.Context, db *store.DB, ids []int64) ([]*drg.Trial, []time.Duration, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	trials := make([]*drg.Trial, len(ids))
-	took := make([]time.Duration, len(ids))
-	next, finished := make(chan int), make(chan error, len(ids)) // buffered: a worker never waits to report
-	for range min(loadWorkers, len(ids)) {
-		go func() {
-			for i := range next {
-				start := time.Now()
-				var err error
-				if trials[i], err = db.LoadTrial(ctx, ids[i]); err != nil && len(ids) > 1 {
-					err = fmt.Errorf("reading trial %d: %w", ids[i], err)
-				}
-				took[i] = since(start)
-				finished <- err
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for i := range ids {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	bar := a.progress(len(ids), "reading trials")
-	defer bar.done()
-	for range ids {
-		if err := <-finished; err != nil {
-			return nil, nil, err // the deferred cancel stops the other workers
-		}
-		bar.step("")
-	}
-	return trials, took, nil
 }
