@@ -109,3 +109,31 @@ func TestLongFuncsCounts(t *testing.T) {
 		t.Errorf("a file that does not parse: %v", err)
 	}
 }
+
+// TestOverheadFilesShort keeps the overhead package split by concern (issue
+// 16): no non-test file of it over 500 lines.
+func TestOverheadFilesShort(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "overhead")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		if n := strings.Count(string(b), "\n"); n > 500 {
+			t.Errorf("overhead/%s has %d lines; split it by concern (at most 500)", name, n)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no Go file found in overhead/")
+	}
+}
