@@ -86,8 +86,11 @@ func hostileViews(t *testing.T, u string) []step {
 		chromedp.WaitVisible(css("#chart[data-drawn] canvas")),
 		chromedp.WaitVisible(css("#threads-chart[data-drawn] canvas")),
 		noMarkup(t, "regions", hostileTrial, hostileRegion),
-		chromedp.Click(css(`#regions a.region[href^="/trial/1/region/"]:not([href*="/0?"])`)),
+		// The hostile region's own page, then its largest thread's.
+		chromedp.Evaluate[chromedp.Void](`Array.from(document.querySelectorAll("#regions a.region")).find(a => a.textContent.includes("alert(1)")).click()`),
+		chromedp.WaitVisible(css("#threads")),
 		chromedp.WaitVisible(css("#chart[data-drawn] canvas")),
+		noMarkup(t, "region", hostileTrial, hostileRegion),
 		chromedp.Click(css("#threads a.thread")),
 		chromedp.WaitVisible(css("#thread-regions")),
 		noMarkup(t, "thread", hostileTrial, hostileRegion),
