@@ -25,6 +25,8 @@ type column struct {
 	// values are indexed node*threads+thread, as drg.MetricValues.
 	values []float64
 	stats  []nodeStat
+	// overview is the threads overview, made on first use (ct.mu held).
+	overview *barSeries
 }
 
 // nodeStat is the statistics of one node's values over the threads that

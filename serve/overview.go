@@ -31,7 +31,14 @@ func (s *Server) threadsOverview(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, overviewBars(ct, col, v))
+	ct.mu.Lock()
+	if col.overview == nil {
+		ov := overviewBars(ct, col, v)
+		col.overview = &ov
+	}
+	ov := *col.overview
+	ct.mu.Unlock()
+	writeJSON(w, ov)
 }
 
 // overviewBars makes the threads overview (see threadsOverview).
