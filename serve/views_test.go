@@ -218,3 +218,17 @@ func TestTrialsFilter(t *testing.T) {
 		t.Error("the unfiltered list lacks trials or their metadata")
 	}
 }
+
+// TestStatDense: the dense path gives what the general one gives, NaN
+// cells left out in both.
+func TestStatDense(t *testing.T) {
+	xs := []float64{3, 1, math.NaN(), 4, 1, 5, 9, 2, 6}
+	all := func(int) bool { return true }
+	if a, b := statOf(xs, all), statDense(xs); a != b {
+		t.Errorf("statOf %+v, statDense %+v", a, b)
+	}
+	// By hand over the 8 numbers: Σ = 31, mean 3.875, min 1 (index 1), max 9 (index 6).
+	if s := statDense(xs); s.Count != 8 || s.Total != 31 || s.Mean != 3.875 || s.MinThread != 1 || s.MaxThread != 6 || s.MeanAll != 31.0/9 {
+		t.Errorf("%+v", s)
+	}
+}
