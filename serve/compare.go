@@ -22,6 +22,9 @@ type compareSet struct {
 	Names     []string
 	Metric    string
 	Inclusive bool
+	// IDs are the trials' ids; Metrics the metrics every trial has.
+	IDs     []int64
+	Metrics []string
 	// Rows are the regions of every trial's flat view, aligned by name.
 	Rows []compareRow
 }
@@ -60,7 +63,9 @@ func (s *Server) readCompare(ctx context.Context, r *http.Request) (*compareSet,
 		}
 		cs.Trials = append(cs.Trials, ct)
 		cs.Names = append(cs.Names, ct.trial.Name)
+		cs.IDs = append(cs.IDs, id)
 	}
+	cs.Metrics = commonMetrics(cs.Trials)
 	if cs.Metric == "" {
 		if tm := cs.Trials[0].trial.TimeMetric(); tm >= 0 {
 			cs.Metric = cs.Trials[0].trial.Metrics[tm].Name
@@ -153,4 +158,19 @@ func (row *compareRow) derive(isTime bool) {
 			row.Verdict = "only in " + "A"
 		}
 	}
+}
+
+// commonMetrics lists the metrics of the first trial that every trial has.
+func commonMetrics(ts []*cachedTrial) []string {
+	var out []string
+	for _, m := range ts[0].trial.Metrics {
+		all := true
+		for _, ct := range ts[1:] {
+			all = all && ct.trial.MetricIndex(m.Name) >= 0
+		}
+		if all {
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -199,4 +200,14 @@ func bins(n, k int) []span {
 		}
 	}
 	return out
+}
+
+// OrderLink is the address of this page with the threads in thread order
+// (byThread) or largest first.
+func (d regionData) OrderLink(byThread bool) string {
+	q, _ := url.ParseQuery(d.View.Query()) // made by Encode
+	if byThread {
+		q.Set("sort", "thread")
+	}
+	return fmt.Sprintf("/trial/%d/region/%d?%s", d.ID, d.Node, q.Encode())
 }

@@ -170,6 +170,15 @@ func TestCompare(t *testing.T) {
 	if code, _ := get(t, ts, "/compare?trials=1"); code != 400 {
 		t.Errorf("one trial: status %d", code)
 	}
+	// Inclusive main: 100 in both, the same.
+	_, body = get(t, ts, "/compare?trials=1,2&value=incl")
+	i = strings.Index(body, `<td class="name">main</td>`)
+	if i < 0 || !strings.HasPrefix(body[i:], `<td class="name">main</td><td class="num">100</td><td class="num">100</td><td class="num">0</td><td class="num">0.0</td><td class="verdict">same</td>`) {
+		t.Errorf("inclusive main: %.200s", body[max(i, 0):])
+	}
+	if code, _ := get(t, ts, "/compare?trials=1,2&metric=NOPE"); code != 400 {
+		t.Errorf("unknown metric: status %d", code)
+	}
 }
 
 // TestThreadsOverview: each thread's stacked exclusive parts add up to its
