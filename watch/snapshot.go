@@ -1,0 +1,405 @@
+package watch
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
+)
+
+// maxReadPerPoll bounds the bytes one poll reads from one growing file; the
+// rest is read at the next poll.
+const maxReadPerPoll = 256 << 20
+
+// maxDocBytes bounds one <profile_xml> document: a file that holds this
+// many bytes after its last complete document without closing one is
+// reported as malformed.
+const maxDocBytes = 1 << 30
+
+var (
+	docEnd   = []byte("</profile_xml>")
+	tagStart = []byte("<")
+)
+
+// snapReader reads a growing snapshot.N.C.T file (TAU_PROFILE_FORMAT=
+// snapshot): one <profile_xml> document per snapshot, appended. It reads
+// from the end of the last complete document it parsed, and parses only
+// complete documents (those whose </profile_xml> has been written), so a
+// document being written is read at a later poll, whole.
+type snapReader struct {
+	root, path string
+	// off is the file offset after the last complete document parsed;
+	// line is the number of lines before it.
+	off  int64
+	line int
+	// pending is the number of bytes after off at the last read when they
+	// hold no complete document, −1 when complete documents were left
+	// unparsed (the reader was told to read no more).
+	pending int64
+	// metric is the position of the time metric among the file's metric
+	// ids (−1 until defined); metricName is its name.
+	metricIDs  map[int]string
+	metricName string
+	// events maps the file's event ids to region indexes (−1 undefined).
+	events []int32
+	buf    []byte
+}
+
+// read parses at most max new complete documents and returns their dumps.
+func (s *snapReader) read(reg *regions, max int) ([]*dump, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	data, err := s.readNew()
+	if err != nil || len(data) == 0 {
+		return nil, err
+	}
+	var out []*dump
+	s.pending = -1 // complete documents may remain unparsed: read again
+	for {
+		end := bytes.Index(data, docEnd)
+		if end < 0 {
+			s.pending = int64(len(data))
+			break
+		}
+		if len(out) == max {
+			break
+		}
+		doc := data[:end+len(docEnd)]
+		d, err := s.parseDoc(doc, reg)
+		if err != nil {
+			return out, err
+		}
+		if d != nil {
+			out = append(out, d)
+		}
+		s.off += int64(len(doc))
+		s.line += bytes.Count(doc, []byte{'\n'})
+		data = data[len(doc):]
+	}
+	if s.pending >= maxDocBytes {
+		return out, fmt.Errorf("%s:%d: no </profile_xml> in the %d bytes after the last complete document", s.path, s.line+1, s.pending)
+	}
+	return out, nil
+}
+
+// readNew returns the bytes from off to the end of the file (at most
+// maxReadPerPoll more than a document's worth).
+func (s *snapReader) readNew() ([]byte, error) {
+	f, err := safefile.OpenIn(s.root, s.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	if size < s.off {
+		return nil, fmt.Errorf("%s: the file shrank from %d to %d bytes while watched (was it rewritten by a new run?)", s.path, s.off, size)
+	}
+	avail := size - s.off
+	if avail == 0 || avail == s.pending {
+		return nil, nil // nothing written since the last read
+	}
+	n := min(avail, maxReadPerPoll+max(s.pending, 0))
+	if int64(cap(s.buf)) < n {
+		s.buf = make([]byte, n)
+	}
+	buf := s.buf[:n]
+	if _, err := f.ReadAt(buf, s.off); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", s.path, err)
+	}
+	return buf, nil
+}
+
+// errAt returns an error at the line of doc that holds offset at.
+func (s *snapReader) errAt(doc []byte, at int, format string, args ...any) error {
+	line := s.line + 1 + bytes.Count(doc[:min(at, len(doc))], []byte{'\n'})
+	return fmt.Errorf("%s:%d: %s", s.path, line, fmt.Sprintf(format, args...))
+}
+
+// parseDoc parses one complete <profile_xml> document: definitions extend
+// the file's ids, a <profile> becomes a dump (nil when the document has
+// none).
+func (s *snapReader) parseDoc(doc []byte, reg *regions) (*dump, error) {
+	var d *dump
+	pos := 0
+	for {
+		i := bytes.Index(doc[pos:], tagStart)
+		if i < 0 {
+			return d, nil
+		}
+		pos += i
+		rest := doc[pos:]
+		var err error
+		switch {
+		case bytes.HasPrefix(rest, []byte("<thread ")), bytes.HasPrefix(rest, []byte("<thread>")):
+			pos, err = s.skipTo(doc, pos, "</thread>")
+		case bytes.HasPrefix(rest, []byte("<definitions")):
+			pos, err = s.definitions(doc, pos, reg)
+		case bytes.HasPrefix(rest, []byte("<profile ")), bytes.HasPrefix(rest, []byte("<profile>")):
+			if d != nil {
+				return nil, s.errAt(doc, pos, "two <profile> elements in one document")
+			}
+			d = &dump{}
+			pos, err = s.profile(doc, pos, d)
+		default:
+			pos++
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// skipTo returns the offset after the end tag end, searched from pos.
+func (s *snapReader) skipTo(doc []byte, pos int, end string) (int, error) {
+	j := bytes.Index(doc[pos:], []byte(end))
+	if j < 0 {
+		return 0, s.errAt(doc, pos, "no %s before </profile_xml>", end)
+	}
+	return pos + j + len(end), nil
+}
+
+// element returns the text of <tag>…</tag> searched in doc[pos:lim] and
+// the offset after it; ok is false when there is none.
+func element(doc []byte, pos, lim int, tag string) (text []byte, next int, ok bool) {
+	open := "<" + tag + ">"
+	i := bytes.Index(doc[pos:lim], []byte(open))
+	if i < 0 {
+		return nil, pos, false
+	}
+	start := pos + i + len(open)
+	j := bytes.Index(doc[start:lim], []byte("</"+tag+">"))
+	if j < 0 {
+		return nil, pos, false
+	}
+	return doc[start : start+j], start + j + len(tag) + 3, true
+}
+
+// idAttr parses the id="N" attribute of the start tag at doc[pos:].
+func idAttr(doc []byte, pos int) (int, bool) {
+	end := bytes.IndexByte(doc[pos:], '>')
+	if end < 0 {
+		return 0, false
+	}
+	tag := doc[pos : pos+end]
+	i := bytes.Index(tag, []byte(`id="`))
+	if i < 0 {
+		return 0, false
+	}
+	v := tag[i+4:]
+	j := bytes.IndexByte(v, '"')
+	if j < 0 {
+		return 0, false
+	}
+	return parseInt(v[:j])
+}
+
+// xmlText decodes the text of an element: CDATA sections and the entities
+// TAU writes (&amp; &lt; &gt; &quot; &apos; and numeric ones).
+func xmlText(b []byte) string {
+	if bytes.HasPrefix(b, []byte("<![CDATA[")) && bytes.HasSuffix(b, []byte("]]>")) {
+		return string(b[9 : len(b)-3])
+	}
+	if bytes.IndexByte(b, '&') < 0 {
+		return string(b)
+	}
+	return entityReplacer.Replace(string(b))
+}
+
+var entityReplacer = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#xa;", "\n", "&#xA;", "\n", "&#10;", "\n")
+
+// definitions parses a <definitions> element at pos: metrics and events
+// (user events are not watched).
+func (s *snapReader) definitions(doc []byte, pos int, reg *regions) (int, error) {
+	end, err := s.skipTo(doc, pos, "</definitions>")
+	if err != nil {
+		return 0, err
+	}
+	lim := end - len("</definitions>")
+	for p := pos + 1; ; {
+		i := bytes.IndexByte(doc[p:lim], '<')
+		if i < 0 {
+			return end, nil
+		}
+		p += i
+		rest := doc[p:lim]
+		switch {
+		case bytes.HasPrefix(rest, []byte("<metric ")):
+			p, err = s.metricDef(doc, p, lim)
+		case bytes.HasPrefix(rest, []byte("<event ")):
+			p, err = s.eventDef(doc, p, lim, reg)
+		default:
+			p++
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+func (s *snapReader) metricDef(doc []byte, p, lim int) (int, error) {
+	id, ok := idAttr(doc, p)
+	if !ok {
+		return 0, s.errAt(doc, p, "<metric> without a numeric id")
+	}
+	name, next, ok := element(doc, p, lim, "name")
+	if !ok {
+		return 0, s.errAt(doc, p, "<metric id=\"%d\"> without <name>", id)
+	}
+	if s.metricIDs == nil {
+		s.metricIDs = map[int]string{}
+	}
+	s.metricIDs[id] = strings.TrimSpace(xmlText(name))
+	return next, nil
+}
+
+func (s *snapReader) eventDef(doc []byte, p, lim int, reg *regions) (int, error) {
+	id, ok := idAttr(doc, p)
+	if !ok || id > 1<<24 {
+		return 0, s.errAt(doc, p, "<event> without a numeric id (at most 2^24)")
+	}
+	end := bytes.Index(doc[p:lim], []byte("</event>"))
+	if end < 0 {
+		return 0, s.errAt(doc, p, "<event id=\"%d\"> without </event>", id)
+	}
+	end += p
+	name, _, ok := element(doc, p, end, "name")
+	if !ok {
+		return 0, s.errAt(doc, p, "<event id=\"%d\"> without <name>", id)
+	}
+	group, _, _ := element(doc, p, end, "group")
+	for len(s.events) <= id {
+		s.events = append(s.events, -1)
+	}
+	s.events[id] = reg.index(xmlText(name), xmlText(group))
+	return end + len("</event>"), nil
+}
+
+// profile parses a <profile> element at pos into d.
+func (s *snapReader) profile(doc []byte, pos int, d *dump) (int, error) {
+	end, err := s.skipTo(doc, pos, "</profile>")
+	if err != nil {
+		return 0, err
+	}
+	if name, _, ok := element(doc, pos, end, "name"); ok {
+		d.name = xmlText(name)
+	}
+	if ts, _, ok := element(doc, pos, end, "timestamp"); ok {
+		v, err := parseNum(bytes.TrimSpace(ts))
+		if err != nil {
+			return 0, s.errAt(doc, pos, "bad <timestamp>: %v", err)
+		}
+		d.timestamp = int64(v)
+	}
+	i := bytes.Index(doc[pos:end], []byte("<interval_data"))
+	if i < 0 {
+		return end, nil
+	}
+	i += pos
+	col, err := s.metricColumn(doc, i)
+	if err != nil {
+		return 0, err
+	}
+	tagEnd := bytes.IndexByte(doc[i:end], '>')
+	j := bytes.Index(doc[i:end], []byte("</interval_data>"))
+	if tagEnd < 0 || j < 0 {
+		return 0, s.errAt(doc, i, "<interval_data> not closed inside <profile>")
+	}
+	return end, s.intervalLines(doc, i+tagEnd+1, i+j, col, d)
+}
+
+// metricColumn returns the position of the time metric in the metrics
+// attribute of the <interval_data> tag at i: the first metric whose name
+// holds TIME, else the first.
+func (s *snapReader) metricColumn(doc []byte, i int) (col, error) {
+	tag := doc[i : i+max(bytes.IndexByte(doc[i:], '>'), 0)]
+	a := bytes.Index(tag, []byte(`metrics="`))
+	if a < 0 {
+		return col{}, s.errAt(doc, i, "<interval_data> without metrics attribute")
+	}
+	v := tag[a+9:]
+	v = v[:max(bytes.IndexByte(v, '"'), 0)]
+	c := col{n: 0, at: -1}
+	for _, f := range bytes.Fields(v) {
+		id, ok := parseInt(f)
+		name, known := s.metricIDs[id]
+		if !ok || !known {
+			return col{}, s.errAt(doc, i, "<interval_data>: unknown metric id %q", clip(f))
+		}
+		if c.at < 0 && strings.Contains(strings.ToUpper(name), "TIME") {
+			c.at, s.metricName = c.n, name
+		}
+		c.n++
+	}
+	if c.n == 0 {
+		return col{}, s.errAt(doc, i, "<interval_data> lists no metric")
+	}
+	if c.at < 0 {
+		c.at = 0
+	}
+	return c, nil
+}
+
+// col says where the watched metric's pair is on an interval line: n
+// metrics per line, the watched one at position at.
+type col struct{ n, at int }
+
+// intervalLines parses "eventId calls subrs (excl incl)×n" lines of
+// doc[from:to] into d.
+func (s *snapReader) intervalLines(doc []byte, from, to int, c col, d *dump) error {
+	var f [64][]byte
+	want := 3 + 2*c.n
+	for p := from; p < to; {
+		nl := bytes.IndexByte(doc[p:to], '\n')
+		lineEnd := to
+		if nl >= 0 {
+			lineEnd = p + nl
+		}
+		fields := splitFields(doc[p:lineEnd], f[:0])
+		if len(fields) > 0 {
+			if len(fields) != want {
+				return s.errAt(doc, p, "interval line has %d fields, want %d", len(fields), want)
+			}
+			id, ok := parseInt(fields[0])
+			if !ok || id >= len(s.events) || s.events[id] < 0 {
+				return s.errAt(doc, p, "unknown event id %q", clip(fields[0]))
+			}
+			var v [3]float64
+			for k, fi := range [3]int{1, 3 + 2*c.at, 4 + 2*c.at} {
+				x, err := parseNum(fields[fi])
+				if err != nil {
+					return s.errAt(doc, p, "%v", err)
+				}
+				v[k] = x
+			}
+			d.add(s.events[id], v[0], v[1], v[2])
+		}
+		p = lineEnd + 1
+	}
+	return nil
+}
+
+// splitFields appends the blank-separated fields of line to out.
+func splitFields(line []byte, out [][]byte) [][]byte {
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' {
+			j++
+		}
+		if j > i {
+			out = append(out, line[i:j])
+		}
+		i = j
+	}
+	return out
+}
