@@ -13,9 +13,9 @@ import (
 // population standard deviation √(Σ(x−Mean)²/Count)), and the ranks
 // holding the minimum and the maximum (the first in rank order on ties).
 type Stat struct {
-	Count                          int
-	Sum, Mean, Min, Max, StdDev    float64
-	MinRank, MaxRank               drg.ThreadID
+	Count                       int
+	Sum, Mean, Min, Max, StdDev float64
+	MinRank, MaxRank            drg.ThreadID
 }
 
 // RegionStat is the Stat of one region's exclusive time (µs) in an

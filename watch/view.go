@@ -14,13 +14,13 @@ const maxViewAnomalies = 200
 // view is what the live page shows, kept up to date interval by interval
 // in memory bounded by KeepSeries intervals of a few numbers each.
 type view struct {
-	Dir       string        `json:"dir"`
-	Updated   string        `json:"updated"`
-	Status    string        `json:"status"`
-	Series    []point       `json:"series"`
-	Current   *current      `json:"current"`
-	Anomalies []Anomaly     `json:"anomalies"`
-	Notes     []string      `json:"notes"`
+	Dir       string         `json:"dir"`
+	Updated   string         `json:"updated"`
+	Status    string         `json:"status"`
+	Series    []point        `json:"series"`
+	Current   *current       `json:"current"`
+	Anomalies []Anomaly      `json:"anomalies"`
+	Notes     []string       `json:"notes"`
 	Counts    map[string]int `json:"counts"`
 	keep      int
 }

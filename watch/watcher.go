@@ -111,7 +111,7 @@ type Watcher struct {
 	// activity is when a dump was last read, rankAdded when a rank was
 	// last seen for the first time.
 	activity, rankAdded time.Time
-	notes   []string
+	notes               []string
 }
 
 // New returns a watcher of dir.
