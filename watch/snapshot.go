@@ -44,15 +44,16 @@ type snapReader struct {
 	metricName string
 	// events maps the file's event ids to region indexes (−1 undefined).
 	events []int32
-	buf    []byte
 }
 
-// read parses at most max new complete documents and returns their dumps.
-func (s *snapReader) read(reg *regions, max int) ([]*dump, error) {
+// read parses at most max new complete documents and returns their dumps;
+// buf is the reading goroutine's buffer (kept between calls, so that
+// memory holds one buffer per goroutine, not one per file).
+func (s *snapReader) read(reg *regions, max int, buf *[]byte) ([]*dump, error) {
 	if max <= 0 {
 		return nil, nil
 	}
-	data, err := s.readNew()
+	data, err := s.readNew(buf)
 	if err != nil || len(data) == 0 {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func (s *snapReader) read(reg *regions, max int) ([]*dump, error) {
 
 // readNew returns the bytes from off to the end of the file (at most
 // maxReadPerPoll more than a document's worth).
-func (s *snapReader) readNew() ([]byte, error) {
+func (s *snapReader) readNew(scratch *[]byte) ([]byte, error) {
 	f, err := safefile.OpenIn(s.root, s.path)
 	if err != nil {
 		return nil, err
@@ -106,10 +107,10 @@ func (s *snapReader) readNew() ([]byte, error) {
 		return nil, nil // nothing written since the last read
 	}
 	n := min(avail, maxReadPerPoll+max(s.pending, 0))
-	if int64(cap(s.buf)) < n {
-		s.buf = make([]byte, n)
+	if int64(cap(*scratch)) < n {
+		*scratch = make([]byte, n)
 	}
-	buf := s.buf[:n]
+	buf := (*scratch)[:n]
 	if _, err := f.ReadAt(buf, s.off); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", s.path, err)
 	}

@@ -204,8 +204,9 @@ func (w *Watcher) readAll(ctx context.Context, all bool) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte
 			for i := range work {
-				errs[i] = w.readRank(i, all)
+				errs[i] = w.readRank(i, all, &buf)
 			}
 		}()
 	}
@@ -228,7 +229,7 @@ func (w *Watcher) readAll(ctx context.Context, all bool) error {
 
 // readRank reads rank i's new dumps: at most as many as keep it within
 // MaxOpen intervals of the oldest open one (any number with all).
-func (w *Watcher) readRank(i int, all bool) error {
+func (w *Watcher) readRank(i int, all bool, buf *[]byte) error {
 	r := w.ranks[i]
 	limit := w.next + w.opt.MaxOpen - r.seq
 	if all || r.seq < w.next {
@@ -236,7 +237,7 @@ func (w *Watcher) readRank(i int, all bool) error {
 	}
 	now := w.opt.Now()
 	if r.src.snap != nil {
-		ds, err := r.src.snap.read(w.reg, limit)
+		ds, err := r.src.snap.read(w.reg, limit, buf)
 		for _, d := range ds {
 			w.apply(i, d, now)
 		}

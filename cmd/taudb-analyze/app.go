@@ -148,6 +148,7 @@ or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
 		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
 	root.AddCommand(a.regressCmd())
+	root.AddCommand(a.watchCmd())
 	a.registerCompletions(root)
 	markUsage(root)
 	return root
