@@ -41,8 +41,9 @@ const (
 )
 
 // classify names the kind of a top-level file, its rank, and for an
-// incremental dump its time.
-func classify(name string) (fileKind, drg.ThreadID, time.Time) {
+// incremental dump its time; prefixes are the names of rewritten dumps
+// (TAU_DB_DUMP's "dump", TAU_DB_DUMP_PREFIX's own).
+func classify(name string, prefixes []string) (fileKind, drg.ThreadID, time.Time) {
 	prefix, id, ok := rankOf(name)
 	if !ok {
 		return kindNone, id, time.Time{}
@@ -50,7 +51,7 @@ func classify(name string) (fileKind, drg.ThreadID, time.Time) {
 	switch {
 	case prefix == "snapshot":
 		return kindSnapshot, id, time.Time{}
-	case prefix == "dump" || prefix == "sel_dump":
+	case isDumpPrefix(prefix, prefixes):
 		return kindRewrite, id, time.Time{}
 	case prefix == "profile":
 		return kindFinal, id, time.Time{}
@@ -62,6 +63,16 @@ func classify(name string) (fileKind, drg.ThreadID, time.Time) {
 		}
 	}
 	return kindNone, id, time.Time{}
+}
+
+func isDumpPrefix(p string, prefixes []string) bool {
+	p = strings.TrimPrefix(p, "sel_")
+	for _, q := range prefixes {
+		if p == q {
+			return true
+		}
+	}
+	return false
 }
 
 // naturalKey makes names sort with their digit runs compared as numbers
@@ -112,14 +123,15 @@ func (r *rankSource) addFile(f *wholeFile) {
 // scanner lists the watched folder and keeps the sources of every rank.
 type scanner struct {
 	dir      string
+	prefixes []string
 	sources  map[drg.ThreadID]*rankSource
 	folders  map[string]time.Time // interval folders and their last mtime
 	topTime  time.Time
 	warnings []string
 }
 
-func newScanner(dir string) *scanner {
-	return &scanner{dir: dir, sources: map[drg.ThreadID]*rankSource{}, folders: map[string]time.Time{}}
+func newScanner(dir string, prefixes []string) *scanner {
+	return &scanner{dir: dir, prefixes: prefixes, sources: map[drg.ThreadID]*rankSource{}, folders: map[string]time.Time{}}
 }
 
 func (s *scanner) source(id drg.ThreadID) *rankSource {
@@ -164,7 +176,7 @@ func (s *scanner) scan() error {
 
 // addTop registers a top-level file.
 func (s *scanner) addTop(name, path string) {
-	kind, id, when := classify(name)
+	kind, id, when := classify(name, s.prefixes)
 	switch kind {
 	case kindSnapshot:
 		r := s.source(id)
@@ -196,7 +208,7 @@ func (s *scanner) scanFolder(name, path string) error {
 	}
 	for _, e := range ents {
 		prefix, id, ok := rankOf(e.Name())
-		if !ok || e.IsDir() || (prefix != "profile" && prefix != "dump") {
+		if !ok || e.IsDir() || (prefix != "profile" && !isDumpPrefix(prefix, s.prefixes)) {
 			continue
 		}
 		s.source(id).addFile(&wholeFile{root: s.dir, path: filepath.Join(path, e.Name()), key: "0" + naturalKey(name)})

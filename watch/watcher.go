@@ -24,6 +24,9 @@ type Options struct {
 	// not taken for missing.
 	Ranks   int
 	Startup time.Duration
+	// DumpPrefixes are the names of rewritten text dumps PREFIX.N.C.T
+	// (default "dump": TAU_DB_DUMP; add TAU_DB_DUMP_PREFIX's prefixes).
+	DumpPrefixes []string
 	// Settle is how long a text dump may stay unparsable, unchanged,
 	// before it is reported as malformed (default 10 s).
 	Settle time.Duration
@@ -60,6 +63,9 @@ func (o *Options) fill() {
 	}
 	if o.Settle <= 0 {
 		o.Settle = 10 * time.Second
+	}
+	if len(o.DumpPrefixes) == 0 {
+		o.DumpPrefixes = []string{"dump"}
 	}
 	def(&o.MaxOpen, 4)
 	def(&o.Clusters, 3)
@@ -120,7 +126,7 @@ func New(dir string, opt Options) (*Watcher, error) {
 	if err := opt.Rules.check(); err != nil {
 		return nil, err
 	}
-	w := &Watcher{opt: opt, dir: dir, reg: newRegions(), scan: newScanner(dir), byID: map[drg.ThreadID]int{}, open: map[int]*openInterval{}}
+	w := &Watcher{opt: opt, dir: dir, reg: newRegions(), scan: newScanner(dir, opt.DumpPrefixes), byID: map[drg.ThreadID]int{}, open: map[int]*openInterval{}}
 	w.hist = newHistory(opt.Rules)
 	w.view = newView(dir, opt.KeepSeries)
 	return w, nil
