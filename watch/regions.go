@@ -62,6 +62,11 @@ type dump struct {
 	calls, excl, incl []float64
 }
 
+// newDump returns a dump with room for n entries.
+func newDump(n int) *dump {
+	return &dump{region: make([]int32, 0, n), calls: make([]float64, 0, n), excl: make([]float64, 0, n), incl: make([]float64, 0, n)}
+}
+
 func (d *dump) add(region int32, calls, excl, incl float64) {
 	d.region = append(d.region, region)
 	d.calls = append(d.calls, calls)

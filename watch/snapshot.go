@@ -146,7 +146,7 @@ func (s *snapReader) parseDoc(doc []byte, reg *regions) (*dump, error) {
 			if d != nil {
 				return nil, s.errAt(doc, pos, "two <profile> elements in one document")
 			}
-			d = &dump{}
+			d = newDump(len(s.events))
 			pos, err = s.profile(doc, pos, d)
 		default:
 			pos++
