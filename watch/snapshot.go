@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/internal/safefile"
@@ -89,6 +90,9 @@ func (s *snapReader) read(reg *regions, max int, buf *[]byte) ([]*dump, error) {
 // readNew returns the bytes from off to the end of the file (at most
 // maxReadPerPoll more than a document's worth).
 func (s *snapReader) readNew(scratch *[]byte) ([]byte, error) {
+	if st, err := os.Stat(s.path); err == nil && st.Mode().IsRegular() && st.Size() >= s.off && st.Size()-s.off == s.pending {
+		return nil, nil // nothing written since the last read: not even opened
+	}
 	f, err := safefile.OpenIn(s.root, s.path)
 	if err != nil {
 		return nil, err
