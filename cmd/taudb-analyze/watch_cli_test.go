@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/taudb-analyze/taudb-analyze/synth"
 )
@@ -107,4 +111,52 @@ func TestWatchBadArguments(t *testing.T) {
 	if r := cli(t, nil, "watch", dir, "--no-save", "--serve", "nonsense"); r.code != 2 || !strings.Contains(r.stderr, "--serve") {
 		t.Errorf("bad --serve: exit %d %s", r.code, r.stderr)
 	}
+}
+
+// TestWatchInterrupt stops a watch with SIGINT, as Ctrl-C does: it exits 0
+// after storing every interval read and the trial.
+func TestWatchInterrupt(t *testing.T) {
+	dir := writeJob(t, false)
+	db := "sqlite:" + t.TempDir() + "/taudb.db"
+	cmd := exec.Command(binary, "--db", db, "watch", dir, "--poll", "20ms", "-n", "stopped")
+	var out, errOut lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "interval 8:") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGINT: %v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "interval 9:") || !strings.Contains(errOut.String(), `stored trial "stopped"`) {
+		t.Errorf("after SIGINT: stdout %s\nstderr %s", out.String(), errOut.String())
+	}
+	if r := cli(t, nil, "--db", db, "trials"); !strings.Contains(r.stdout, "stopped") {
+		t.Errorf("trial not stored: %s", r.stdout)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while a process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
