@@ -160,3 +160,20 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestSynthJob writes a job with synth --job and watches it.
+func TestSynthJob(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	r := cli(t, nil, "synth", "--job", dir, "--job-ranks", "4", "--job-intervals", "6", "--every", "1ms", "--regions", "5",
+		"--slow-rank", "1", "--slow-from", "4")
+	if r.code != 0 || !strings.Contains(r.stdout, "interval 5 written") {
+		t.Fatalf("synth --job: exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	w := cli(t, nil, "watch", dir, "--no-save", "--idle-exit", "200ms", "--poll", "20ms")
+	if w.code != 0 || !strings.Contains(w.stdout, "interval 5: 4 ranks") || !strings.Contains(w.stdout, "anomaly (rank-vs-history): rank 1.0.0") {
+		t.Errorf("watch of the synth job: exit %d:\n%s%s", w.code, w.stdout, w.stderr)
+	}
+	if bad := cli(t, nil, "synth", "--job", dir, "--job-ranks", "0"); bad.code != 2 {
+		t.Errorf("--job-ranks 0: exit %d", bad.code)
+	}
+}
