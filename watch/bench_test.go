@@ -53,7 +53,7 @@ func benchDumpToPage(b *testing.B, ranks, regions int) {
 			b.Fatalf("poll: %d intervals, %v", len(ivs), err)
 		}
 		w.Add(ivs)
-		ivs[0].Deltas = nil
+		w.Release(ivs[0])
 		if err := page.Write(w.View()); err != nil {
 			b.Fatal(err)
 		}

@@ -62,9 +62,10 @@ type dump struct {
 	calls, excl, incl []float64
 }
 
-// newDump returns a dump with room for n entries.
-func newDump(n int) *dump {
-	return &dump{region: make([]int32, 0, n), calls: make([]float64, 0, n), excl: make([]float64, 0, n), incl: make([]float64, 0, n)}
+// reset empties d, keeping its memory.
+func (d *dump) reset() {
+	d.timestamp, d.name = 0, ""
+	d.region, d.calls, d.excl, d.incl = d.region[:0], d.calls[:0], d.excl[:0], d.incl[:0]
 }
 
 func (d *dump) add(region int32, calls, excl, incl float64) {

@@ -72,7 +72,7 @@ func (w *Watcher) deliver(ivs []*Interval, ro RunOptions) error {
 				return err
 			}
 		}
-		iv.Deltas = nil
+		w.Release(iv)
 	}
 	if len(ivs) > 0 {
 		return w.publish(ro)

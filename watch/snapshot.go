@@ -47,18 +47,26 @@ type snapReader struct {
 	events []int32
 }
 
-// read parses at most max new complete documents and returns their dumps;
-// buf is the reading goroutine's buffer (kept between calls, so that
-// memory holds one buffer per goroutine, not one per file).
-func (s *snapReader) read(reg *regions, max int, buf *[]byte) ([]*dump, error) {
+// scratch is the memory one reading goroutine reuses from file to file:
+// the bytes read and the dump parsed, so that memory holds one of each per
+// goroutine, not one per file.
+type scratch struct {
+	buf []byte
+	d   dump
+}
+
+// read parses at most max new complete documents and hands the dump of
+// each to emit (valid only during the call); it returns how many it
+// emitted.
+func (s *snapReader) read(reg *regions, max int, sc *scratch, emit func(*dump)) (int, error) {
 	if max <= 0 {
-		return nil, nil
+		return 0, nil
 	}
-	data, err := s.readNew(buf)
+	data, err := s.readNew(&sc.buf)
 	if err != nil || len(data) == 0 {
-		return nil, err
+		return 0, err
 	}
-	var out []*dump
+	n := 0
 	s.pending = -1 // complete documents may remain unparsed: read again
 	for {
 		end := bytes.Index(data, docEnd)
@@ -66,25 +74,27 @@ func (s *snapReader) read(reg *regions, max int, buf *[]byte) ([]*dump, error) {
 			s.pending = int64(len(data))
 			break
 		}
-		if len(out) == max {
+		if n == max {
 			break
 		}
 		doc := data[:end+len(docEnd)]
-		d, err := s.parseDoc(doc, reg)
+		sc.d.reset()
+		has, err := s.parseDoc(doc, reg, &sc.d)
 		if err != nil {
-			return out, err
+			return n, err
 		}
-		if d != nil {
-			out = append(out, d)
+		if has {
+			emit(&sc.d)
+			n++
 		}
 		s.off += int64(len(doc))
 		s.line += bytes.Count(doc, []byte{'\n'})
 		data = data[len(doc):]
 	}
 	if s.pending >= maxDocBytes {
-		return out, fmt.Errorf("%s:%d: no </profile_xml> in the %d bytes after the last complete document", s.path, s.line+1, s.pending)
+		return n, fmt.Errorf("%s:%d: no </profile_xml> in the %d bytes after the last complete document", s.path, s.line+1, s.pending)
 	}
-	return out, nil
+	return n, nil
 }
 
 // readNew returns the bytes from off to the end of the file (at most
@@ -128,15 +138,14 @@ func (s *snapReader) errAt(doc []byte, at int, format string, args ...any) error
 }
 
 // parseDoc parses one complete <profile_xml> document: definitions extend
-// the file's ids, a <profile> becomes a dump (nil when the document has
-// none).
-func (s *snapReader) parseDoc(doc []byte, reg *regions) (*dump, error) {
-	var d *dump
-	pos := 0
+// the file's ids, a <profile> is parsed into d (has is false when the
+// document has none).
+func (s *snapReader) parseDoc(doc []byte, reg *regions, d *dump) (bool, error) {
+	has, pos := false, 0
 	for {
 		i := bytes.Index(doc[pos:], tagStart)
 		if i < 0 {
-			return d, nil
+			return has, nil
 		}
 		pos += i
 		rest := doc[pos:]
@@ -147,16 +156,16 @@ func (s *snapReader) parseDoc(doc []byte, reg *regions) (*dump, error) {
 		case bytes.HasPrefix(rest, []byte("<definitions")):
 			pos, err = s.definitions(doc, pos, reg)
 		case bytes.HasPrefix(rest, []byte("<profile ")), bytes.HasPrefix(rest, []byte("<profile>")):
-			if d != nil {
-				return nil, s.errAt(doc, pos, "two <profile> elements in one document")
+			if has {
+				return false, s.errAt(doc, pos, "two <profile> elements in one document")
 			}
-			d = newDump(len(s.events))
+			has = true
 			pos, err = s.profile(doc, pos, d)
 		default:
 			pos++
 		}
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 	}
 }
@@ -286,23 +295,30 @@ func (s *snapReader) eventDef(doc []byte, p, lim int, reg *regions) (int, error)
 	return end + len("</event>"), nil
 }
 
-// profile parses a <profile> element at pos into d.
+// profile parses a <profile> element at pos into d. The element's end is
+// searched from the end of the document (TAU writes one profile per
+// document, its data last), so the data lines are scanned once.
 func (s *snapReader) profile(doc []byte, pos int, d *dump) (int, error) {
-	end, err := s.skipTo(doc, pos, "</profile>")
-	if err != nil {
-		return 0, err
+	e := bytes.LastIndex(doc[pos:], []byte("</profile>"))
+	if e < 0 {
+		return 0, s.errAt(doc, pos, "no </profile> before </profile_xml>")
 	}
-	if name, _, ok := element(doc, pos, end, "name"); ok {
+	end := pos + e + len("</profile>")
+	head := end
+	i := bytes.Index(doc[pos:end], []byte("<interval_data"))
+	if i >= 0 {
+		head = pos + i
+	}
+	if name, _, ok := element(doc, pos, head, "name"); ok {
 		d.name = xmlText(name)
 	}
-	if ts, _, ok := element(doc, pos, end, "timestamp"); ok {
+	if ts, _, ok := element(doc, pos, head, "timestamp"); ok {
 		v, err := parseNum(bytes.TrimSpace(ts))
 		if err != nil {
 			return 0, s.errAt(doc, pos, "bad <timestamp>: %v", err)
 		}
 		d.timestamp = int64(v)
 	}
-	i := bytes.Index(doc[pos:end], []byte("<interval_data"))
 	if i < 0 {
 		return end, nil
 	}
@@ -312,7 +328,7 @@ func (s *snapReader) profile(doc []byte, pos int, d *dump) (int, error) {
 		return 0, err
 	}
 	tagEnd := bytes.IndexByte(doc[i:end], '>')
-	j := bytes.Index(doc[i:end], []byte("</interval_data>"))
+	j := bytes.LastIndex(doc[i:end], []byte("</interval_data>"))
 	if tagEnd < 0 || j < 0 {
 		return 0, s.errAt(doc, i, "<interval_data> not closed inside <profile>")
 	}
@@ -356,32 +372,36 @@ func (s *snapReader) metricColumn(doc []byte, i int) (col, error) {
 type col struct{ n, at int }
 
 // intervalLines parses "eventId calls subrs (excl incl)×n" lines of
-// doc[from:to] into d.
+// doc[from:to] into d, field by field without splitting the line first.
 func (s *snapReader) intervalLines(doc []byte, from, to int, c col, d *dump) error {
-	var f [64][]byte
 	want := 3 + 2*c.n
 	for p := from; p < to; {
-		nl := bytes.IndexByte(doc[p:to], '\n')
 		lineEnd := to
-		if nl >= 0 {
+		if nl := bytes.IndexByte(doc[p:to], '\n'); nl >= 0 {
 			lineEnd = p + nl
 		}
-		fields := splitFields(doc[p:lineEnd], f[:0])
-		if len(fields) > 0 {
-			if len(fields) != want {
-				return s.errAt(doc, p, "interval line has %d fields, want %d", len(fields), want)
+		var v [3]float64
+		id, n := -1, 0
+		line := doc[p:lineEnd]
+		for q := 0; q < len(line); {
+			for q < len(line) && isBlank(line[q]) {
+				q++
 			}
-			id, ok := parseInt(fields[0])
-			if !ok || id >= len(s.events) || s.events[id] < 0 {
-				return s.errAt(doc, p, "unknown event id %q", clip(fields[0]))
+			f := q
+			for q < len(line) && !isBlank(line[q]) {
+				q++
 			}
-			var v [3]float64
-			for k, fi := range [3]int{1, 3 + 2*c.at, 4 + 2*c.at} {
-				x, err := parseNum(fields[fi])
-				if err != nil {
-					return s.errAt(doc, p, "%v", err)
-				}
-				v[k] = x
+			if q == f {
+				break
+			}
+			if err := s.field(doc, p, line[f:q], n, c, &id, &v); err != nil {
+				return err
+			}
+			n++
+		}
+		if n > 0 {
+			if n != want {
+				return s.errAt(doc, p, "interval line has %d fields, want %d", n, want)
 			}
 			d.add(s.events[id], v[0], v[1], v[2])
 		}
@@ -390,21 +410,31 @@ func (s *snapReader) intervalLines(doc []byte, from, to int, c col, d *dump) err
 	return nil
 }
 
-// splitFields appends the blank-separated fields of line to out.
-func splitFields(line []byte, out [][]byte) [][]byte {
-	i := 0
-	for i < len(line) {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
-			i++
+func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\r' }
+
+// field parses field n of an interval line (at offset p of doc): the
+// event id, or a number kept in v when it is the calls or the watched
+// metric's exclusive or inclusive value.
+func (s *snapReader) field(doc []byte, p int, f []byte, n int, c col, id *int, v *[3]float64) error {
+	if n == 0 {
+		i, ok := parseInt(f)
+		if !ok || i >= len(s.events) || s.events[i] < 0 {
+			return s.errAt(doc, p, "unknown event id %q", clip(f))
 		}
-		j := i
-		for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' {
-			j++
-		}
-		if j > i {
-			out = append(out, line[i:j])
-		}
-		i = j
+		*id = i
+		return nil
 	}
-	return out
+	x, err := parseNum(f)
+	if err != nil {
+		return s.errAt(doc, p, "%v", err)
+	}
+	switch n {
+	case 1:
+		v[0] = x
+	case 3 + 2*c.at:
+		v[1] = x
+	case 4 + 2*c.at:
+		v[2] = x
+	}
+	return nil
 }

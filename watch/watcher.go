@@ -106,8 +106,9 @@ type Watcher struct {
 	scan  *scanner
 	ranks []*rankState
 	byID  map[drg.ThreadID]int
-	mu    sync.Mutex // guards open
+	mu    sync.Mutex // guards open, free, late, notes
 	open  map[int]*openInterval
+	free  [][]float64 // released delta slices
 	next  int // the first interval not closed
 	late  int // dumps that came after their interval closed
 	hist  *history
@@ -210,9 +211,9 @@ func (w *Watcher) readAll(ctx context.Context, all bool) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte
+			var sc scratch
 			for i := range work {
-				errs[i] = w.readRank(i, all, &buf)
+				errs[i] = w.readRank(i, all, &sc)
 			}
 		}()
 	}
@@ -235,7 +236,7 @@ func (w *Watcher) readAll(ctx context.Context, all bool) error {
 
 // readRank reads rank i's new dumps: at most as many as keep it within
 // MaxOpen intervals of the oldest open one (any number with all).
-func (w *Watcher) readRank(i int, all bool, buf *[]byte) error {
+func (w *Watcher) readRank(i int, all bool, sc *scratch) error {
 	r := w.ranks[i]
 	limit := w.next + w.opt.MaxOpen - r.seq
 	if all || r.seq < w.next {
@@ -243,10 +244,7 @@ func (w *Watcher) readRank(i int, all bool, buf *[]byte) error {
 	}
 	now := w.opt.Now()
 	if r.src.snap != nil {
-		ds, err := r.src.snap.read(w.reg, limit, buf)
-		for _, d := range ds {
-			w.apply(i, d, now)
-		}
+		_, err := r.src.snap.read(w.reg, limit, sc, func(d *dump) { w.apply(i, d, now) })
 		return err
 	}
 	src := r.src
@@ -295,7 +293,7 @@ func (w *Watcher) apply(i int, d *dump, now time.Time) {
 	keep := seq >= w.next
 	var delta []float64
 	if keep {
-		delta = make([]float64, 3*n)
+		delta = w.deltaSlice(3 * n)
 	}
 	for j, reg := range d.region {
 		c := int(reg) * 3
@@ -319,6 +317,40 @@ func (w *Watcher) apply(i int, d *dump, now time.Time) {
 		w.open[seq] = oi
 	}
 	oi.deltas[i], oi.ts[i] = delta, d.timestamp
+}
+
+// deltaSlice returns n zeros: a slice released by an earlier interval
+// when there is one (see Release), else a new one.
+func (w *Watcher) deltaSlice(n int) []float64 {
+	w.mu.Lock()
+	var v []float64
+	if k := len(w.free); k > 0 {
+		v, w.free = w.free[k-1], w.free[:k-1]
+	}
+	w.mu.Unlock()
+	if cap(v) < n {
+		return make([]float64, n)
+	}
+	v = v[:n]
+	clear(v)
+	return v
+}
+
+// Release drops an interval's deltas once its callbacks are done with
+// them, keeping their memory for the next intervals (at most one slice
+// per rank is kept).
+func (w *Watcher) Release(iv *Interval) {
+	if iv.Deltas == nil {
+		return
+	}
+	w.mu.Lock()
+	for _, v := range iv.Deltas.values {
+		if len(w.free) < len(w.ranks) {
+			w.free = append(w.free, v)
+		}
+	}
+	w.mu.Unlock()
+	iv.Deltas = nil
 }
 
 // closeReady closes the oldest open intervals that every live rank has
