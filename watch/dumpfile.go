@@ -34,6 +34,8 @@ type wholeFile struct {
 	// since is when the current version was first observed unparsable.
 	since time.Time
 	done  bool
+	// grew is set when a new version was seen (the watcher clears it).
+	grew bool
 }
 
 // errNotYet says a file is being written: read it at a later poll.
@@ -57,6 +59,7 @@ func (w *wholeFile) read(reg *regions, now time.Time, settle time.Duration, forc
 	}
 	if size != w.seenSize || !mod.Equal(w.seenTime) {
 		w.seenSize, w.seenTime, w.since = size, mod, time.Time{}
+		w.grew = true
 		if !force {
 			return nil, errNotYet // changed since the last poll: wait one more
 		}

@@ -211,3 +211,35 @@ func TestRunStopsCleanly(t *testing.T) {
 		t.Errorf("intervals %v, %d views", got, views)
 	}
 }
+
+// TestIdleExitWaitsForSlowWrites: bytes arriving count as activity, so a
+// dump written more slowly than --idle-exit is waited for.
+func TestIdleExitWaitsForSlowWrites(t *testing.T) {
+	job, _ := synth.NewJob(synth.JobSpec{Ranks: 1, Regions: 3, Intervals: 2, SlowRank: -1, PhaseRegion: -1})
+	dir := t.TempDir()
+	wr := &synth.Writer{Job: job, Dir: dir}
+	writePiece(t, wr, 0, 0)
+	path, doc, _ := wr.Piece(1, 0)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		step := len(doc)/8 + 1
+		for i := 0; i < len(doc); i += step {
+			time.Sleep(80 * time.Millisecond)
+			f.Write(doc[i:min(i+step, len(doc))])
+		}
+	}()
+	w, _ := New(dir, Options{Ranks: 1})
+	n := 0
+	err := w.Run(context.Background(), RunOptions{Poll: 20 * time.Millisecond, IdleExit: 250 * time.Millisecond,
+		OnInterval: func(iv *Interval) error { checkDeltas(t, job, iv); n++; return nil }})
+	<-done
+	if err != nil || n != 2 {
+		t.Errorf("%d intervals (%v), want 2: the watch stopped while the second was being written", n, err)
+	}
+}

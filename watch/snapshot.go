@@ -45,6 +45,8 @@ type snapReader struct {
 	metricName string
 	// events maps the file's event ids to region indexes (−1 undefined).
 	events []int32
+	// grew is set when a read found new bytes (the watcher clears it).
+	grew bool
 }
 
 // scratch is the memory one reading goroutine reuses from file to file:
@@ -66,6 +68,7 @@ func (s *snapReader) read(reg *regions, max int, sc *scratch, emit func(*dump)) 
 	if err != nil || len(data) == 0 {
 		return 0, err
 	}
+	s.grew = true
 	n := 0
 	s.pending = -1 // complete documents may remain unparsed: read again
 	for {

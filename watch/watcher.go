@@ -243,6 +243,7 @@ func (w *Watcher) readRank(i int, all bool, sc *scratch) error {
 		limit = max(limit, 1<<30)
 	}
 	now := w.opt.Now()
+	defer w.noteGrowth(r.src, now)
 	if r.src.snap != nil {
 		_, err := r.src.snap.read(w.reg, limit, sc, func(d *dump) { w.apply(i, d, now) })
 		return err
@@ -271,6 +272,24 @@ func (w *Watcher) readRank(i int, all bool, sc *scratch) error {
 		}
 	}
 	return nil
+}
+
+// noteGrowth counts bytes written since the last poll as activity (for
+// RunOptions.IdleExit), even before they make a complete dump.
+func (w *Watcher) noteGrowth(src *rankSource, now time.Time) {
+	grew := false
+	if src.snap != nil {
+		grew, src.snap.grew = src.snap.grew, false
+	}
+	for _, f := range src.files[src.next:] {
+		grew = grew || f.grew
+		f.grew = false
+	}
+	if grew {
+		w.mu.Lock()
+		w.activity = now
+		w.mu.Unlock()
+	}
 }
 
 // apply turns rank i's dump into its deltas since its previous dump and
