@@ -109,8 +109,8 @@ type Watcher struct {
 	mu    sync.Mutex // guards open, free, late, notes
 	open  map[int]*openInterval
 	free  [][]float64 // released delta slices
-	next  int // the first interval not closed
-	late  int // dumps that came after their interval closed
+	next  int         // the first interval not closed
+	late  int         // dumps that came after their interval closed
 	hist  *history
 	view  *view
 	// lastEnd is the end time of the last closed interval (µs).
