@@ -243,3 +243,23 @@ func TestIdleExitWaitsForSlowWrites(t *testing.T) {
 		t.Errorf("%d intervals (%v), want 2: the watch stopped while the second was being written", n, err)
 	}
 }
+
+// TestMalformedDump: a text dump that stays unparsable past Settle is an
+// error naming the file; before that it is taken as being written.
+func TestMalformedDump(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dump.0.0.0")
+	os.WriteFile(path, []byte("2 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls #\n\"main\" 1 0 x 10 0 GROUP=\"TAU_DEFAULT\"\n"), 0o644)
+	clock := &fakeClock{t: time.Unix(1e9, 0)}
+	w, _ := New(dir, Options{Settle: 5 * time.Second, Now: clock.now})
+	for range 3 {
+		if _, err := w.Poll(context.Background()); err != nil {
+			t.Fatalf("before Settle: %v", err)
+		}
+	}
+	clock.t = clock.t.Add(6 * time.Second)
+	_, err := w.Poll(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "dump.0.0.0:3") {
+		t.Errorf("error %v, want one naming dump.0.0.0:3", err)
+	}
+}
