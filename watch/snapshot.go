@@ -45,8 +45,10 @@ type snapReader struct {
 	metricName string
 	// events maps the file's event ids to region indexes (−1 undefined).
 	events []int32
-	// grew is set when a read found new bytes (the watcher clears it).
+	// grew is set when a read found new bytes (the watcher clears it);
+	// seen is the size last noticed while the reader was held back.
 	grew bool
+	seen int64
 }
 
 // scratch is the memory one reading goroutine reuses from file to file:
@@ -61,7 +63,10 @@ type scratch struct {
 // each to emit (valid only during the call); it returns how many it
 // emitted.
 func (s *snapReader) read(reg *regions, max int, sc *scratch, emit func(*dump)) (int, error) {
-	if max <= 0 {
+	if max <= 0 { // held back (MaxOpen): only notice that the file grows
+		if st, err := os.Stat(s.path); err == nil && st.Size() != s.seen {
+			s.seen, s.grew = st.Size(), true
+		}
 		return 0, nil
 	}
 	data, err := s.readNew(&sc.buf)
