@@ -263,3 +263,30 @@ func TestMalformedDump(t *testing.T) {
 		t.Errorf("error %v, want one naming dump.0.0.0:3", err)
 	}
 }
+
+// TestMaxOpenBoundsOpenIntervals: a rank far ahead of another is read only
+// MaxOpen intervals ahead; the rest is read as the other catches up, with
+// the same deltas.
+func TestMaxOpenBoundsOpenIntervals(t *testing.T) {
+	job, _ := synth.NewJob(synth.JobSpec{Ranks: 2, Regions: 3, Intervals: 10, Noise: 0.02, Seed: 6, SlowRank: -1, PhaseRegion: -1})
+	dir := t.TempDir()
+	wr := &synth.Writer{Job: job, Dir: dir}
+	w, _ := New(dir, Options{Ranks: 2, MaxOpen: 3})
+	for k := 0; k < 10; k++ {
+		writePiece(t, wr, k, 0)
+	}
+	n := 0
+	for k := 0; k < 10; k++ {
+		writePiece(t, wr, k, 1)
+		n += len(poll(t, w, job))
+		if len(w.open) > 3 {
+			t.Fatalf("%d intervals open, MaxOpen 3", len(w.open))
+		}
+		if ahead := w.ranks[0].seq - w.next; ahead > 3 {
+			t.Fatalf("rank 0 read %d intervals ahead", ahead)
+		}
+	}
+	if n != 10 {
+		t.Errorf("%d intervals, want 10", n)
+	}
+}
