@@ -113,3 +113,7 @@ func (g *graph) preorder() []int {
 	}
 	return out
 }
+
+// GraphSize returns the number of nodes of the call graph a query runs on
+// in trial t (see Match).
+func GraphSize(t *drg.Trial) int { return len(newGraph(t).pre) }

@@ -152,10 +152,10 @@ func expect(t *testing.T, tr *drg.Trial, q string, want ...string) {
 }
 
 const (
-	cmpt = "compute [{solver.c} {10,1}-{20,1}]"
-	blas = "blas [{blas.f} {5,1}-{9,1}]"
+	cmpt  = "compute [{solver.c} {10,1}-{20,1}]"
+	blas  = "blas [{blas.f} {5,1}-{9,1}]"
 	stepP = "main => solve => step"
-	exch = stepP + " => exchange"
+	exch  = stepP + " => exchange"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }

@@ -13,6 +13,7 @@ type Result struct {
 	// increasing order: every node of every matched call path.
 	Nodes []int
 	in    []bool
+	g     *graph
 	// simple holds the compiled simple queries the result was made of,
 	// for Paths.
 	simple []*compiled
@@ -20,6 +21,19 @@ type Result struct {
 
 // Has reports whether node n (an index into the trial's Nodes) matched.
 func (r *Result) Has(n int) bool { return n >= 0 && n < len(r.in) && r.in[n] }
+
+// Preorder returns the matched nodes in depth-first order of the call
+// graph (a node before its children, siblings in trial order): the order
+// a tree view lists them.
+func (r *Result) Preorder() []int {
+	out := make([]int, 0, len(r.Nodes))
+	for _, n := range r.g.pre {
+		if r.in[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // Len returns the number of matched nodes.
 func (r *Result) Len() int { return len(r.Nodes) }
@@ -60,7 +74,7 @@ func (q *Query) match(e *evaluator) (*Result, error) {
 			return nil, err
 		}
 		in := c.run()
-		return newResult(in, []*compiled{c}), nil
+		return newResult(e.g, in, []*compiled{c}), nil
 	}
 	var acc []bool
 	var simple []*compiled
@@ -85,11 +99,11 @@ func (q *Query) match(e *evaluator) (*Result, error) {
 			}
 		}
 	}
-	return newResult(acc, simple), nil
+	return newResult(e.g, acc, simple), nil
 }
 
-func newResult(in []bool, simple []*compiled) *Result {
-	r := &Result{in: in, simple: simple}
+func newResult(g *graph, in []bool, simple []*compiled) *Result {
+	r := &Result{in: in, g: g, simple: simple}
 	for n, ok := range in {
 		if ok {
 			r.Nodes = append(r.Nodes, n)

@@ -151,9 +151,83 @@ type loader struct {
 	calls   callRange // the trial's timer_call_data ids
 	exact   exactCounts
 	d       Dialect
+	// name, ds and derived are the trial's name, data source and its
+	// metrics' derived flags.
+	name    string
+	ds      int
+	derived []bool
+}
+
+// finish builds the trial: its source names the database (display) and
+// the trial id; the full text of shortened names comes back from
+// trial_long_name.
+func (l *loader) finish(ctx context.Context, display string) (*drg.Trial, error) {
+	src := drg.Source{Format: formatOfSource(l.ds), Path: fmt.Sprintf("%s#trial=%d", display, l.id), DataSource: l.ds}
+	t, err := l.b.Finish(l.name, src)
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.derived {
+		if i < len(t.Metrics) {
+			t.Metrics[i].Derived = l.derived[i]
+		}
+	}
+	// The trial keeps the short names TAUdb holds; the full ones go back
+	// to LongNames, as the trial had them when saved.
+	if t.LongNames, err = readLongNames(ctx, l.r, l.d, l.id); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
+	l, err := openLoader(ctx, r, d, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.readValues(ctx); err != nil {
+		return nil, err
+	}
+	if l.exact, err = l.readBigCounts(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.readCounters(ctx); err != nil {
+		return nil, err
+	}
+	snaps, err := l.readMetadata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	series, err := l.readSnapshots(ctx, snaps)
+	if err != nil {
+		return nil, err
+	}
+
+	t, err := l.finish(ctx, display)
+	if err != nil {
+		return nil, err
+	}
+	// Finish may renumber nodes (a throttled parent folded into its twin):
+	// the snapshots name their nodes by name, resolved now.
+	index := make(map[string]int, len(t.Nodes))
+	for i, n := range t.Nodes {
+		index[n.Name] = i
+	}
+	for _, s := range series {
+		out := s.snap
+		out.Nodes = make([]int, 0, len(s.callpaths))
+		for _, cp := range s.callpaths {
+			out.Nodes = append(out.Nodes, index[l.names[cp]])
+		}
+		t.Series = append(t.Series, out)
+	}
+	return t, nil
+}
+
+// openLoader reads the trial's row, threads, metrics and call-graph nodes
+// (everything but values, user events, metadata and snapshots) into a
+// builder.
+func openLoader(ctx context.Context, r runner, d Dialect, id int64) (*loader, error) {
 	var name string
 	var ds int
 	found := false
@@ -216,54 +290,8 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 	if err := l.readNodes(ctx); err != nil {
 		return nil, err
 	}
-	if err := l.readValues(ctx); err != nil {
-		return nil, err
-	}
-	if l.exact, err = l.readBigCounts(ctx); err != nil {
-		return nil, err
-	}
-	if err := l.readCounters(ctx); err != nil {
-		return nil, err
-	}
-	snaps, err := l.readMetadata(ctx)
-	if err != nil {
-		return nil, err
-	}
-	series, err := l.readSnapshots(ctx, snaps)
-	if err != nil {
-		return nil, err
-	}
-
-	src := drg.Source{Format: formatOfSource(ds), Path: fmt.Sprintf("%s#trial=%d", display, id), DataSource: ds}
-	t, err := b.Finish(name, src)
-	if err != nil {
-		return nil, err
-	}
-	for i := range derived {
-		if i < len(t.Metrics) {
-			t.Metrics[i].Derived = derived[i]
-		}
-	}
-	// The trial keeps the short names TAUdb holds; the full ones go back
-	// to LongNames, as the trial had them when saved.
-	if t.LongNames, err = readLongNames(ctx, r, d, id); err != nil {
-		return nil, err
-	}
-	// Finish may renumber nodes (a throttled parent folded into its twin):
-	// the snapshots name their nodes by name, resolved now.
-	index := make(map[string]int, len(t.Nodes))
-	for i, n := range t.Nodes {
-		index[n.Name] = i
-	}
-	for _, s := range series {
-		out := s.snap
-		out.Nodes = make([]int, 0, len(s.callpaths))
-		for _, cp := range s.callpaths {
-			out.Nodes = append(out.Nodes, index[l.names[cp]])
-		}
-		t.Series = append(t.Series, out)
-	}
-	return t, nil
+	l.name, l.ds, l.derived = name, ds, derived
+	return l, nil
 }
 
 // readNodes reads the timers, their groups and the callpath rows, and adds

@@ -22,6 +22,8 @@ type analysisFlags struct {
 	metric string
 	noSave bool
 	table  string
+	// query is --query, on single-trial analyses only (register).
+	query queryFlag
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
@@ -29,6 +31,7 @@ func (f *analysisFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
+	f.query.register(cmd)
 }
 
 // loadedTrial is a trial read from the database with its id.
@@ -71,6 +74,9 @@ func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTr
 // stores the result unless --no-save and prints it.
 func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, fn func(ts []*drg.Trial) (*analysis.Result, error)) error {
 	ctx := cmd.Context()
+	if err := f.query.parse(); err != nil {
+		return err
+	}
 	db, err := a.openFor(ctx, !f.noSave)
 	if err != nil {
 		return err
@@ -78,19 +84,24 @@ func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, f
 	defer db.Close()
 	var ids []int64
 	var trials []*drg.Trial
+	var q queried
 	for _, ref := range refs {
 		lt, err := a.loadTrial(ctx, db, ref)
 		if err != nil {
 			return err
 		}
+		if q, err = f.query.restrictTrial(lt.trial); err != nil {
+			return err
+		}
 		ids = append(ids, lt.id)
-		trials = append(trials, lt.trial)
+		trials = append(trials, q.trial)
 	}
 	start := time.Now()
 	res, err := fn(trials)
 	if err != nil {
 		return flagError(err)
 	}
+	f.query.annotate(res, q)
 	a.detail("%s computed in %v", res.Analysis, since(start))
 	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, storeWith{})
 }
@@ -459,6 +470,12 @@ that TAU's tools and the compatibility views see it like a measured one.
 			if !list && (opt.Name == "" || opt.Expr == "") {
 				return usagef("ratio needs --name NAME and --expr EXPR (or --list)")
 			}
+			if saveMetric && f.query.text != "" {
+				return usagef("--save-metric stores the metric of the whole trial: leave out --query")
+			}
+			if err := f.query.parse(); err != nil {
+				return err
+			}
 			db, err := a.openFor(ctx, saveMetric || !f.noSave)
 			if err != nil {
 				return err
@@ -481,10 +498,15 @@ that TAU's tools and the compatibility views see it like a measured one.
 				}
 				return tb.writeText(a.out)
 			}
-			res, err := analysis.Ratio(lt.trial, opt)
+			q, err := f.query.restrictTrial(lt.trial)
 			if err != nil {
 				return err
 			}
+			res, err := analysis.Ratio(q.trial, opt)
+			if err != nil {
+				return err
+			}
+			f.query.annotate(res, q)
 			var with storeWith
 			if saveMetric {
 				e, err := metrics.Compile(opt.Expr, metrics.Names(lt.trial))

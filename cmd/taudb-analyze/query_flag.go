@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/callquery"
+	"github.com/taudb-analyze/taudb-analyze/drg"
+)
+
+// queryFlag is --query: a call-path query (docs/query.md) that restricts
+// a single-trial analysis to the call-graph nodes it matches.
+type queryFlag struct {
+	text string
+	q    *callquery.Query
+}
+
+const queryUsage = `restrict the analysis to the call-graph nodes this call-path query matches, e.g. 'MATCH ("*")->(".", p) WHERE p."name" STARTS WITH "MPI_"' (docs/query.md)`
+
+func (f *queryFlag) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.text, "query", "", queryUsage)
+}
+
+// parse reads the query, if one was given: a bad one is a usage error
+// (exit code 2) naming the flag and the column.
+func (f *queryFlag) parse() error {
+	if f.text == "" {
+		return nil
+	}
+	q, err := callquery.Parse(f.text)
+	if err != nil {
+		return usagef("--query: %v", err)
+	}
+	f.q = q
+	return nil
+}
+
+// queried is a trial restricted by --query, with what was matched.
+type queried struct {
+	trial          *drg.Trial
+	matched, nodes int  // matched nodes, nodes of the call graph
+	mainKept       bool // the main region's flat node matched
+}
+
+// restrictTrial is the one place --query applies: it matches the query
+// against trial t and returns the part of t it matched (callquery.Restrict),
+// or t itself when there is no query. An attribute the trial lacks is a
+// usage error with the column; a query that matches nothing is an error.
+func (f *queryFlag) restrictTrial(t *drg.Trial) (queried, error) {
+	if f.q == nil {
+		return queried{trial: t}, nil
+	}
+	r, err := f.q.Match(t)
+	var qe *callquery.Error
+	if errors.As(err, &qe) {
+		return queried{}, usagef("--query: %v", err)
+	}
+	if err != nil {
+		return queried{}, fmt.Errorf("--query: %w", err)
+	}
+	if r.Len() == 0 {
+		return queried{}, fmt.Errorf("--query matched no call-graph node of trial %q: nothing to analyse", t.Name)
+	}
+	out := queried{trial: callquery.Restrict(t, r), matched: r.Len(), nodes: callquery.GraphSize(t)}
+	if m := t.MainRegion(t.TimeMetric()); m >= 0 {
+		out.mainKept = r.Has(t.Regions[m].Flat)
+	}
+	return out, nil
+}
+
+// annotate records the query in the result's parameters (so a result
+// with a query is never reused for one without) and says first what the
+// analysis was restricted to.
+func (f *queryFlag) annotate(res *analysis.Result, q queried) {
+	if f.q == nil || res == nil {
+		return
+	}
+	if res.Params == nil {
+		res.Params = map[string]string{}
+	}
+	res.Params["query"] = f.text
+	msg := fmt.Sprintf("Restricted by --query to %d of the %d call-graph nodes (%d regions).", q.matched, q.nodes, len(q.trial.Regions))
+	if !q.mainKept {
+		msg += " The query left out the main region: percentages are of the largest matched region's inclusive value, not of the whole program."
+	}
+	res.Findings = append([]string{msg}, res.Findings...)
+}
