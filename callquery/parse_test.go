@@ -78,9 +78,9 @@ func TestParseBoundsAndForms(t *testing.T) {
 
 func TestNeedsValues(t *testing.T) {
 	for q, want := range map[string]bool{
-		`MATCH (".", p) WHERE p."name" STARTS WITH "MPI_" AND p IS LEAF`: false,
-		`MATCH (".", p) WHERE p."group" = "MPI" AND p."depth" < 3`:       false,
-		`MATCH (".", p) WHERE p."time (inc)" > 10`:                       true,
+		`MATCH (".", p) WHERE p."name" STARTS WITH "MPI_" AND p IS LEAF`:                  false,
+		`MATCH (".", p) WHERE p."group" = "MPI" AND p."depth" < 3`:                        false,
+		`MATCH (".", p) WHERE p."time (inc)" > 10`:                                        true,
 		`{MATCH (".", p) WHERE p."file" IS NONE} OR {MATCH ("*", q) WHERE q."calls" > 1}`: true,
 		`MATCH ("*")`: false,
 	} {

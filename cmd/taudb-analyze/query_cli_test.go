@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// queryProfile is a one-thread profile with callpaths: main calls work
+// and MPI_Send(), and a region whose name carries an escape sequence, a
+// line feed and markup (a hostile name).
+const queryProfile = "6 templated_functions_MULTI_TIME\n" +
+	"# Name Calls Subrs Excl Incl ProfileCalls\n" +
+	"\"main\" 1 3 10 100 0 GROUP=\"TAU_DEFAULT\"\n" +
+	"\"work\" 1 0 50 50 0 GROUP=\"TAU_USER\"\n" +
+	"\"MPI_Send()\" 4 0 30 30 0 GROUP=\"MPI\"\n" +
+	"\"main => work\" 1 0 50 50 0 GROUP=\"TAU_CALLPATH\"\n" +
+	"\"main => MPI_Send()\" 4 0 30 30 0 GROUP=\"TAU_CALLPATH\"\n" +
+	"\"main => evil\x1b]0;pwn\x07<b>\" 1 0 10 10 0 GROUP=\"TAU_CALLPATH\"\n" +
+	"0 aggregates\n"
+
+func writeQueryProfile(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "q")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "profile.0.0.0"), []byte(queryProfile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestQueryRestrictsAnAnalysis(t *testing.T) {
+	dir := writeQueryProfile(t)
+	url := filepath.Join(t.TempDir(), "q.db")
+	ok(t, nil, "--db", url, "load", "-n", "q", dir)
+	r := ok(t, nil, "--db", url, "--format", "json", "regions", "--trial", "q", "--no-save",
+		"--query", `MATCH ("*")->(".", p) WHERE p."group" = "MPI" OR p."time" >= 50`)
+	var res struct {
+		Params   map[string]string `json:"params"`
+		Findings []string          `json:"findings"`
+		Tables   []struct {
+			Name    string `json:"name"`
+			Columns []struct {
+				Name string   `json:"name"`
+				Text []string `json:"text"`
+				Num  []any    `json:"num"`
+			} `json:"columns"`
+		} `json:"tables"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if !strings.Contains(r.stdout, `"query": "MATCH`) || !strings.HasPrefix(res.Findings[0], "Restricted by --query to 3 of the 4 call-graph nodes (3 regions).") {
+		t.Errorf("params %v, findings %q", res.Params, res.Findings)
+	}
+	// main (the root, on the matched paths), work and MPI_Send(); not evil.
+	if strings.Contains(r.stdout, "evil") || !strings.Contains(r.stdout, `"work"`) || !strings.Contains(r.stdout, `"MPI_Send()"`) {
+		t.Errorf("regions: %s", r.stdout)
+	}
+}
+
+func TestBadQueriesExit2WithTheColumn(t *testing.T) {
+	dir := writeQueryProfile(t)
+	url := filepath.Join(t.TempDir(), "q.db")
+	ok(t, nil, "--db", url, "load", "-n", "q", dir)
+	fails(t, 2, `--query: column 38: expected WITH after STARTS, found string "MPI"`,
+		"--db", url, "imbalance", "--trial", "q", "--no-save", "--query", `MATCH (".", p) WHERE p."name" STARTS "MPI"`)
+	fails(t, 2, `--query: column 24: trial "q" has no attribute "tme (inc)"`,
+		"--db", url, "summary", "--trial", "q", "--no-save", "--query", `MATCH (".", p) WHERE p."tme (inc)" > 1`)
+	fails(t, 2, `--query: column 1: expected MATCH`, "inspect", dir, "--query", `FIND (p)`)
+	fails(t, 1, `--query matched no call-graph node of trial "q"`,
+		"--db", url, "correlate", "--trial", "q", "--no-save", "--query", `MATCH (".", p) WHERE p."name" = "none"`)
+}
+
+func TestInspectQueryHostileName(t *testing.T) {
+	dir := writeQueryProfile(t)
+	url := filepath.Join(t.TempDir(), "q.db")
+	ok(t, nil, "--db", url, "load", "-n", "q", dir)
+	q := `MATCH (".", p) WHERE p."name" CONTAINS "evil"`
+	for _, args := range [][]string{
+		{"inspect", dir, "--query", q},
+		{"--db", url, "inspect", "--trial", "q", "--query", q},
+		{"--db", url, "--format", "csv", "inspect", "--trial", "q", "--query", q},
+	} {
+		r := ok(t, nil, args...)
+		if strings.ContainsAny(r.stdout, "\x1b\x07") || !strings.Contains(r.stdout, `evil\x1b]0;pwn\x07<b>`) {
+			t.Errorf("%v: the name is not escaped: %q", args, r.stdout)
+		}
+		if !strings.Contains(r.stdout, "1 of the 4 call-graph nodes") && !slices.Contains(args, "csv") {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
+	// Stored, and the query names no metric: read without values.
+	r := ok(t, nil, "--db", url, "inspect", "--trial", "q", "--query", q)
+	if !strings.Contains(r.stdout, "read without values") {
+		t.Errorf("stored structural query: %q", r.stdout)
+	}
+	r = ok(t, nil, "inspect", dir, "--query", `MATCH ("*", p) WHERE p."time (inc)" >= 30`)
+	if !strings.Contains(r.stdout, "3 of the 4") || !strings.Contains(r.stdout, "main => MPI_Send()  1      30") {
+		t.Errorf("values: %q", r.stdout)
+	}
+}
