@@ -7,7 +7,12 @@ import (
 // Restrict returns the part of trial t that r matched, as a trial the
 // analyses take like any other:
 //
-//   - Regions: those with a matched node, in trial order.
+//   - Regions: those with a matched node, in trial order, and the main
+//     region (drg.Trial.MainRegion of the time metric) in any case: when
+//     the query did not match it, it stays as the reference of
+//     percentages with its inclusive values, calls and records, and
+//     exclusive values 0, so that a share of "the main region" remains a
+//     share of the whole program.
 //   - Each region's flat node: when the region's own flat node matched (a
 //     root of the graph, which holds every context of the region), its
 //     values; otherwise the sum over the region's matched nodes of their
@@ -26,7 +31,8 @@ import (
 // dropped. t is not modified.
 func Restrict(t *drg.Trial, r *Result) *drg.Trial {
 	g := newGraph(t)
-	keptRegion, newRegion := restrictRegions(t, r)
+	main := t.MainRegion(t.TimeMetric())
+	keptRegion, newRegion := restrictRegions(t, r, main)
 	out := &drg.Trial{
 		Name: t.Name, Source: t.Source, Metadata: t.Metadata, Threads: t.Threads,
 		Metrics: t.Metrics, Counters: t.Counters, CounterValues: t.CounterValues,
@@ -46,7 +52,7 @@ func Restrict(t *drg.Trial, r *Result) *drg.Trial {
 		nr.Flat = len(out.Nodes)
 		out.Regions = append(out.Regions, nr)
 		out.Nodes = append(out.Nodes, drg.Node{Name: t.Nodes[old.Flat].Name, Region: newRegion[reg], Parent: -1})
-		if r.Has(old.Flat) {
+		if r.Has(old.Flat) || reg == main {
 			newNode[old.Flat] = nr.Flat
 			sources = append(sources, []int{old.Flat})
 			inclFrom = append(inclFrom, []int{old.Flat})
@@ -76,6 +82,12 @@ func Restrict(t *drg.Trial, r *Result) *drg.Trial {
 		}
 	}
 	fillValues(t, out, nt, sources, inclFrom)
+	if main >= 0 && !r.Has(t.Regions[main].Flat) {
+		f := out.Regions[newRegion[main]].Flat
+		for m := range out.Values {
+			clear(out.Values[m].Exclusive[f*nt : (f+1)*nt])
+		}
+	}
 	for i := range out.Counters {
 		if n := out.Counters[i].Node; n >= 0 {
 			if out.Counters[i].Node = newNode[n]; newNode[n] < 0 {
@@ -86,10 +98,13 @@ func Restrict(t *drg.Trial, r *Result) *drg.Trial {
 	return out
 }
 
-// restrictRegions lists the regions with a matched node and their new
-// indexes.
-func restrictRegions(t *drg.Trial, r *Result) (kept []int, newIdx []int) {
+// restrictRegions lists the regions with a matched node, and main (when
+// >= 0), and their new indexes.
+func restrictRegions(t *drg.Trial, r *Result, main int) (kept []int, newIdx []int) {
 	has := make([]bool, len(t.Regions))
+	if main >= 0 {
+		has[main] = true
+	}
 	for _, n := range r.Nodes {
 		has[t.Nodes[n].Region] = true
 	}

@@ -28,10 +28,15 @@ func TestRestrictSumsContexts(t *testing.T) {
 	tr := build(t, forest, forestGroups)
 	r := run(t, tr, `MATCH (".", p) WHERE p."name" =~ "MPI_(Send|Recv)"`)
 	sub := Restrict(tr, r)
-	// Two regions, each the sum of its two contexts; no callpath node has
-	// a matched ancestor, so none is kept.
-	if len(sub.Regions) != 2 || len(sub.Nodes) != 2 {
-		t.Fatalf("%d regions, %d nodes, want 2 and 2", len(sub.Regions), len(sub.Nodes))
+	// Two regions, each the sum of its two contexts, and main as the
+	// reference of percentages; no callpath node has a matched ancestor,
+	// so none is kept.
+	if len(sub.Regions) != 3 || len(sub.Nodes) != 3 {
+		t.Fatalf("%d regions, %d nodes, want 3 and 3", len(sub.Regions), len(sub.Nodes))
+	}
+	m := sub.Regions[sub.RegionIndex("main")].Flat
+	if sub.Values[0].Inclusive[m*2+1] != 130*1.5 || sub.Values[0].Exclusive[m*2+1] != 0 || sub.MainRegion(0) != sub.RegionIndex("main") {
+		t.Errorf("main %v/%v on thread 1, want 195/0 and still the main region", sub.Values[0].Inclusive[m*2+1], sub.Values[0].Exclusive[m*2+1])
 	}
 	for _, c := range []struct {
 		name string
@@ -86,6 +91,7 @@ func TestRestrictKeepsTheTreeUnderMatchedRoots(t *testing.T) {
 
 func TestRestrictRecursionCountsInclusiveOnce(t *testing.T) {
 	tr := build(t, []cp{{"main", 100, 10}, {"main => f", 90, 30}, {"main => f => f", 60, 60}}, nil)
+	tr.Values[0].Exclusive[0] = 99 // main's exclusive on thread 0: not matched, so 0 below
 	sub := Restrict(tr, run(t, tr, `MATCH (".", p) WHERE p."name" = "f"`))
 	f := sub.Regions[sub.RegionIndex("f")].Flat
 	// Inclusive of the outer call only (90); exclusive of both (30+60).
@@ -93,9 +99,10 @@ func TestRestrictRecursionCountsInclusiveOnce(t *testing.T) {
 		t.Errorf("f %v/%v on thread 0, want 45/45", sub.Values[0].Inclusive[f*2], sub.Values[0].Exclusive[f*2])
 	}
 	// The outer f has no matched ancestor, so neither it nor the nested f
-	// under it stays a callpath node: f's flat node holds them.
-	if len(sub.Nodes) != 1 {
-		t.Errorf("nodes %+v, want f's flat node alone", sub.Nodes)
+	// under it stays a callpath node: f's flat node holds them, next to
+	// main's, kept as the reference of percentages.
+	if len(sub.Nodes) != 2 || sub.Nodes[0].Name != "main" || sub.Values[0].Exclusive[0] != 0 {
+		t.Errorf("nodes %+v, main exclusive %v; want main's and f's flat nodes, main's exclusive 0", sub.Nodes, sub.Values[0].Exclusive[0])
 	}
 }
 

@@ -83,7 +83,7 @@ func (f *queryFlag) annotate(res *analysis.Result, q queried) {
 	res.Params["query"] = f.text
 	msg := fmt.Sprintf("Restricted by --query to %d of the %d call-graph nodes (%d regions).", q.matched, q.nodes, len(q.trial.Regions))
 	if !q.mainKept {
-		msg += " The query left out the main region: percentages are of the largest matched region's inclusive value, not of the whole program."
+		msg += " The query did not match the main region: it is kept with exclusive value 0 as the reference of percentages, which stay shares of the whole program."
 	}
 	res.Findings = append([]string{msg}, res.Findings...)
 }
