@@ -12,6 +12,7 @@ import (
 func (a *app) clusterCmd() *cobra.Command {
 	var f seriesFlags
 	var trial string
+	var query queryFlag
 	var opt cluster.Options
 	cmd := &cobra.Command{
 		Use:   "cluster --trial T | --trials ... | --where EXPR [-k K | --max-k N] [--method kmeans|hierarchical|dbscan]",
@@ -66,14 +67,27 @@ as PNG image and thumbnail rows of analysis_result.
 			if trial != "" {
 				f.sel.trials = trial
 			}
+			if err := query.parse(); err != nil {
+				return err
+			}
+			if query.q != nil && trial == "" {
+				return usagef("--query needs --trial: it restricts the call graph of one trial")
+			}
 			opt.Metric = f.metric
 			return a.runTrialsThen(cmd, &f, 1, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return cluster.Cluster(ts, opt)
+				q, err := query.restrictTrial(ts[0])
+				if err != nil {
+					return nil, err
+				}
+				res, err := cluster.Cluster(append([]*drg.Trial{q.trial}, ts[1:]...), opt)
+				query.annotate(res, q)
+				return res, err
 			}, storeWith{images: clusterImages})
 		},
 	}
 	f.sel.register(cmd)
 	cmd.Flags().StringVar(&trial, "trial", "", "one trial (id or name; id:N or name:X to be explicit)")
+	query.register(cmd)
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
 	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")

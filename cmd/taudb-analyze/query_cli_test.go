@@ -104,3 +104,23 @@ func TestInspectQueryHostileName(t *testing.T) {
 		t.Errorf("values: %q", r.stdout)
 	}
 }
+
+func TestQueryInReportAndCluster(t *testing.T) {
+	dir := writeQueryProfile(t)
+	url := filepath.Join(t.TempDir(), "q.db")
+	ok(t, nil, "--db", url, "load", "-n", "q", dir)
+	out := filepath.Join(t.TempDir(), "rep")
+	ok(t, nil, "--db", url, "report", "--out", out, "--trial", "q", "--analyses", "regions",
+		"--query", `MATCH (".", p) WHERE p."name" = "work"`)
+	page, err := os.ReadFile(filepath.Join(out, "01-regions.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// work alone matched; main is kept as the reference of percentages.
+	if !strings.Contains(string(page), "Restricted by --query to 1 of the 4 call-graph nodes (2 regions). The query did not match the main region") {
+		t.Errorf("the report page does not say what the query kept")
+	}
+	fails(t, 2, "--query needs --trial", "--db", url, "report", "--out", out+"2", "--where", "true", "--query", `MATCH (p)`)
+	fails(t, 2, "--query needs --trial", "--db", url, "cluster", "--trials", "q", "--query", `MATCH (p)`)
+	fails(t, 2, "--query: column 7: expected \"(\" to open a node pattern", "--db", url, "cluster", "--trial", "q", "--query", `MATCH p`)
+}

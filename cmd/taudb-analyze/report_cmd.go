@@ -36,10 +36,11 @@ type reportFlags struct {
 	metric   string
 	title    string
 	rules    rulesFlag
+	query    *queryFlag
 }
 
 func (a *app) reportCmd() *cobra.Command {
-	var f reportFlags
+	f := reportFlags{query: &queryFlag{}}
 	cmd := &cobra.Command{
 		Use:   "report --out DIR [--results ID,...] | [--trial T | --trials ... | --where EXPR] [--analyses A,B,...]",
 		Short: "Write an HTML report (charts and tables) of stored results or of analyses run now",
@@ -78,6 +79,7 @@ made now are not stored. The index path is printed at the end.
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().StringVar(&f.title, "title", "", "the index page's title")
 	f.rules.register(cmd)
+	f.query.register(cmd)
 	return cmd
 }
 
@@ -94,6 +96,11 @@ func (a *app) runReport(ctx context.Context, cmd *cobra.Command, f reportFlags) 
 		return usagef("choose stored results with --results ID,... or trials with --trial, --trials or --where")
 	case f.trial != "" && selected:
 		return usagef("give --trial or a selection (--trials, --where), not both")
+	case f.query.text != "" && f.trial == "":
+		return usagef("--query needs --trial: it restricts the call graph of one trial")
+	}
+	if err := f.query.parse(); err != nil {
+		return err
 	}
 	if err := report.CheckDir(f.out, f.force); err != nil {
 		return err // before any work
@@ -149,12 +156,16 @@ func storedResults(ctx context.Context, db *store.DB, list string) ([]*analysis.
 // freshResults loads the trials and runs the analyses on them now.
 func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]*analysis.Result, error) {
 	var trials []*drg.Trial
+	var q queried
 	if f.trial != "" {
 		lt, err := a.loadTrial(ctx, db, f.trial)
 		if err != nil {
 			return nil, err
 		}
-		trials = append(trials, lt.trial)
+		if q, err = f.query.restrictTrial(lt.trial); err != nil {
+			return nil, err
+		}
+		trials = append(trials, q.trial)
 	} else {
 		ids, err := a.selectTrials(ctx, db, f.sel, 1)
 		if err != nil {
@@ -209,6 +220,9 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 				return nil, err
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, r := range rs {
+			f.query.annotate(r, q)
 		}
 		out = append(out, rs...)
 	}
