@@ -8,6 +8,7 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/callquery"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 )
 
 // queryFlag is --query: a call-path query (docs/query.md) that restricts
@@ -23,10 +24,26 @@ func (f *queryFlag) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.text, "query", "", queryUsage)
 }
 
+// check parses the query of an analysis command (see parse) and refuses
+// it where it does not apply: on cluster without --trial, and with
+// ratio --save-metric, which stores the metric of the whole trial.
+func (f *queryFlag) check(an *registry.Analysis, ch trialChoice, savesMetric bool) error {
+	if f == nil || f.text == "" {
+		return nil
+	}
+	switch {
+	case an.Trials == registry.Series && ch.trial == "":
+		return usagef("--query needs --trial: it restricts the call graph of one trial")
+	case savesMetric:
+		return usagef("--save-metric stores the metric of the whole trial: leave out --query")
+	}
+	return f.parse()
+}
+
 // parse reads the query, if one was given: a bad one is a usage error
 // (exit code 2) naming the flag and the column.
 func (f *queryFlag) parse() error {
-	if f.text == "" {
+	if f == nil || f.text == "" {
 		return nil
 	}
 	q, err := callquery.Parse(f.text)
@@ -49,7 +66,7 @@ type queried struct {
 // or t itself when there is no query. An attribute the trial lacks is a
 // usage error with the column; a query that matches nothing is an error.
 func (f *queryFlag) restrictTrial(t *drg.Trial) (queried, error) {
-	if f.q == nil {
+	if f == nil || f.q == nil {
 		return queried{trial: t}, nil
 	}
 	r, err := f.q.Match(t)
@@ -74,7 +91,7 @@ func (f *queryFlag) restrictTrial(t *drg.Trial) (queried, error) {
 // with a query is never reused for one without) and says first what the
 // analysis was restricted to.
 func (f *queryFlag) annotate(res *analysis.Result, q queried) {
-	if f.q == nil || res == nil {
+	if f == nil || f.q == nil || res == nil {
 		return
 	}
 	if res.Params == nil {
