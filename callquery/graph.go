@@ -117,3 +117,12 @@ func (g *graph) preorder() []int {
 // GraphSize returns the number of nodes of the call graph a query runs on
 // in trial t (see Match).
 func GraphSize(t *drg.Trial) int { return len(newGraph(t).pre) }
+
+// CallGraph returns the call graph queries run on in trial t (see Match):
+// its roots (flat nodes, in trial order) and the children of every node
+// (indexed by node, in trial order; nil for a node outside the graph), so
+// that a tree view shows the same nodes a query sees.
+func CallGraph(t *drg.Trial) (roots []int, children [][]int) {
+	g := newGraph(t)
+	return g.roots, g.children
+}

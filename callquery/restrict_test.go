@@ -129,3 +129,21 @@ func TestPaths(t *testing.T) {
 		t.Error("the limit is not kept")
 	}
 }
+
+func TestCallGraph(t *testing.T) {
+	tr := build(t, forest, forestGroups)
+	roots, children := CallGraph(tr)
+	if len(roots) != 2 || tr.Nodes[roots[0]].Name != "main" || tr.Nodes[roots[1]].Name != "worker" {
+		t.Fatalf("roots %v", roots)
+	}
+	var kids []string
+	for _, c := range children[roots[0]] {
+		kids = append(kids, tr.Nodes[c].Name)
+	}
+	if !slices.Equal(kids, []string{"main => init", "main => solve", "main => finalize"}) {
+		t.Errorf("children of main %q", kids)
+	}
+	if f := tr.Regions[tr.RegionIndex("exchange")].Flat; children[f] != nil || GraphSize(tr) != len(forest) {
+		t.Errorf("exchange's flat node has children %v; graph of %d nodes, want %d", children[f], GraphSize(tr), len(forest))
+	}
+}
