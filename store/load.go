@@ -151,6 +151,9 @@ type loader struct {
 	calls   callRange // the trial's timer_call_data ids
 	exact   exactCounts
 	d       Dialect
+	// only, when not nil, holds the timer_callpath ids whose values are
+	// read (LoadTrialPart).
+	only map[int64]bool
 	// name, ds and derived are the trial's name, data source and its
 	// metrics' derived flags.
 	name    string
@@ -181,10 +184,17 @@ func (l *loader) finish(ctx context.Context, display string) (*drg.Trial, error)
 }
 
 func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
+	return loadTrialOnly(ctx, r, d, id, display, nil)
+}
+
+// loadTrialOnly is loadTrial reading the values of the timer_callpath ids
+// of only (all when nil); with only, snapshots are not read.
+func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, only map[int64]bool) (*drg.Trial, error) {
 	l, err := openLoader(ctx, r, d, id)
 	if err != nil {
 		return nil, err
 	}
+	l.only = only
 	if err := l.readValues(ctx); err != nil {
 		return nil, err
 	}
@@ -198,9 +208,11 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 	if err != nil {
 		return nil, err
 	}
-	series, err := l.readSnapshots(ctx, snaps)
-	if err != nil {
-		return nil, err
+	var series []snapshotRow
+	if only == nil {
+		if series, err = l.readSnapshots(ctx, snaps); err != nil {
+			return nil, err
+		}
 	}
 
 	t, err := l.finish(ctx, display)
@@ -377,6 +389,9 @@ func (l *loader) readValues(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("timer_call_data of callpath %d, which is not the trial's", cp)
 		}
+		if l.only != nil && !l.only[cp] {
+			return nil // LoadTrialPart: a node not asked for
+		}
 		if metric == 0 || metric == l.first {
 			l.b.AddCalls(n, col, calls, subrs)
 		}
@@ -389,9 +404,14 @@ func (l *loader) readValues(ctx context.Context) error {
 		}
 		return nil
 	}
-	err := withPlan(ctx, l.r, l.d, pinRangePlan, func() error {
-		return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
-	})
+	var err error
+	if l.only != nil {
+		err = l.readValuesOf(ctx, row)
+	} else {
+		err = withPlan(ctx, l.r, l.d, pinRangePlan, func() error {
+			return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("read timer_call_data and timer_value: %w", err)
 	}

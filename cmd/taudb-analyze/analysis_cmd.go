@@ -169,7 +169,16 @@ type ranResult struct {
 // db, runs the analysis, stores the result unless rf.noSave and prints it.
 // The CLI and studies both run analyses through it, on one open database.
 func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, rf runFlags) (ranResult, error) {
-	in, all, err := a.readInput(ctx, db, an, o, ids)
+	var in registry.Input
+	all := ids
+	var err error
+	if rf.query.structural() && len(ids) == 1 {
+		var t *drg.Trial
+		t, err = rf.query.readPart(ctx, a, db, ids[0])
+		in.Trials = []*drg.Trial{t}
+	} else {
+		in, all, err = a.readInput(ctx, db, an, o, ids)
+	}
 	if err != nil {
 		return ranResult{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -123,4 +124,37 @@ func TestQueryInReportAndCluster(t *testing.T) {
 	fails(t, 2, "--query needs --trial", "--db", url, "report", "--out", out+"2", "--where", "true", "--query", `MATCH (p)`)
 	fails(t, 2, "--query needs --trial", "--db", url, "cluster", "--trials", "q", "--query", `MATCH (p)`)
 	fails(t, 2, "--query: column 7: expected \"(\" to open a node pattern", "--db", url, "cluster", "--trial", "q", "--query", `MATCH p`)
+}
+
+// queryParam is the query in a JSON result's parameters.
+var queryParam = regexp.MustCompile(`"query": "(?:[^"\\]|\\.)*",?`)
+
+// TestStructuralQueryReadsPartOfTheTrial: a query naming no metric reads
+// the values of the matched nodes only (LoadTrialPart) and must give the
+// same analysis as the same node set chosen by a query that names a metric
+// (which reads the whole trial): "TIME" IS NOT NAN holds for every node.
+func TestStructuralQueryReadsPartOfTheTrial(t *testing.T) {
+	dir := t.TempDir()
+	url := filepath.Join(dir, "s.db")
+	ok(t, nil, "synth", "--out", filepath.Join(dir, "s"), "--processes", "4", "--regions", "30", "--metrics", "2")
+	ok(t, nil, "--db", url, "load", "-n", "s", filepath.Join(dir, "s", "p4"))
+	shape := `MATCH ("*")->(".", p) WHERE p."name" CONTAINS "region_1(" OR p."name" CONTAINS "region_2(" AND p IS LEAF`
+	for _, an := range [][]string{{"imbalance", "--callpath"}, {"regions", "--top", "0"}, {"summary"}, {"correlate"}} {
+		var outs [2]string
+		for i, q := range []string{shape, shape + ` AND p."TIME" IS NOT NAN`} {
+			args := append([]string{"--db", url, "-v", "--format", "json"}, an...)
+			r := ok(t, nil, append(args, "--trial", "s", "--no-save", "--query", q)...)
+			partial := strings.Contains(r.stderr, "the query names no metric: read trial")
+			if partial != (i == 0) {
+				t.Errorf("%s query %d: partial read %v; stderr %s", an[0], i, partial, r.stderr)
+			}
+			outs[i] = queryParam.ReplaceAllString(r.stdout, "")
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: the partial read gives another result:\n%s\n%s", an[0], outs[0], outs[1])
+		}
+		if !strings.Contains(outs[0], "Restricted by --query to") {
+			t.Errorf("%s: %s", an[0], outs[0])
+		}
+	}
 }

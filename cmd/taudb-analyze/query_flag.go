@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/callquery"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/registry"
+	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
 // queryFlag is --query: a call-path query (docs/query.md) that restricts
@@ -103,4 +106,33 @@ func (f *queryFlag) annotate(res *analysis.Result, q queried) {
 		msg += " The query did not match the main region: it is kept with exclusive value 0 as the reference of percentages, which stay shares of the whole program."
 	}
 	res.Findings = append([]string{msg}, res.Findings...)
+}
+
+// structural reports whether a query was given that names no metric: its
+// matches follow from the call graph's structure alone.
+func (f *queryFlag) structural() bool {
+	return f != nil && f.q != nil && !f.q.NeedsValues()
+}
+
+// readPart reads stored trial id for a structural query: the structure,
+// then the values of only the nodes the query matches and of the call
+// graph's roots (among which the main region, the reference of
+// percentages), through store.DB.LoadTrialPart.
+func (f *queryFlag) readPart(ctx context.Context, a *app, db *store.DB, id int64) (*drg.Trial, error) {
+	start := time.Now()
+	var picked, total int
+	t, err := db.LoadTrialPart(ctx, id, func(shape *drg.Trial) ([]int, error) {
+		r, err := f.q.Match(shape)
+		if err != nil {
+			return nil, usagef("--query: %v", err)
+		}
+		roots, _ := callquery.CallGraph(shape)
+		picked, total = r.Len(), len(shape.Nodes)
+		return append(append([]int(nil), r.Nodes...), roots...), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.detail("the query names no metric: read trial %d with the values of the %d matched of %d call-graph nodes (and the roots) in %v", id, picked, total, since(start))
+	return t, nil
 }
