@@ -32,8 +32,8 @@ trial stored in the database instead.
 (docs/query.md), in depth-first order, with their mean exclusive and
 inclusive time and calls over the threads that executed them. For a stored
 trial and a query that names no metric (only names, files, groups, lines,
-depth, leaves), only the call graph is read from the database, no value:
-the nodes are then listed without values.`,
+depth, leaves), the database is asked for the values of the matched nodes
+only.`,
 		Example: `  taudb-analyze inspect testdata/real/LLNL-hatchet/tau-cpi-mpi
   taudb-analyze inspect --format json run.ppk
   taudb-analyze inspect run.ppk --query 'MATCH ("*")->(".", p) WHERE p."name" STARTS WITH "MPI_"'
@@ -62,7 +62,7 @@ the nodes are then listed without values.`,
 				return err
 			}
 			if query.q != nil {
-				return a.printQuery(t, &query, true)
+				return a.printQuery(t, &query)
 			}
 			d := drg.Describe(t, top)
 			switch a.format {

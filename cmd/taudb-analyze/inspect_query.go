@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/taudb-analyze/taudb-analyze/callquery"
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -11,7 +10,7 @@ import (
 
 // matchedNode is one node inspect --query prints. The values are means
 // over the threads that executed the node, of the first time metric; they
-// are absent when the trial was read without values.
+// are absent when no thread executed the node.
 type matchedNode struct {
 	Node      string   `json:"node"`
 	Region    string   `json:"region"`
@@ -30,52 +29,43 @@ type queryReport struct {
 	Matched []matchedNode `json:"matched"`
 }
 
-// inspectStored runs --query on stored trial ref: from the call graph alone
-// (store.DB.LoadCallGraph, no value read) when the query names no metric,
-// else from the whole trial.
+// inspectStored runs --query on stored trial ref: when the query names no
+// metric, with the values of only the matched nodes (and the roots) read
+// (store.DB.LoadTrialPart), else from the whole trial.
 func (a *app) inspectStored(ctx context.Context, ref string, f *queryFlag) error {
 	db, err := a.openFor(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if !f.q.NeedsValues() {
-		if ref == "" {
-			lt, err := a.loadTrial(ctx, db, ref)
-			if err != nil {
-				return err
-			}
-			return a.printQuery(lt.trial, f, true)
-		}
-		id, err := db.FindTrial(ctx, ref)
+	id, err := a.resolveTrial(ctx, db, ref)
+	if err != nil {
+		return err
+	}
+	if f.structural() {
+		t, err := f.readPart(ctx, a, db, id)
 		if err != nil {
 			return err
 		}
-		start := time.Now()
-		t, err := db.LoadCallGraph(ctx, id)
-		if err != nil {
-			return err
-		}
-		a.detail("the query names no metric: read the call graph of trial %d alone (no values) in %v", id, since(start))
-		return a.printQuery(t, f, false)
+		return a.printQuery(t, f)
 	}
 	lt, err := a.loadTrial(ctx, db, ref)
 	if err != nil {
 		return err
 	}
-	return a.printQuery(lt.trial, f, true)
+	return a.printQuery(lt.trial, f)
 }
 
 // printQuery matches the query on t and prints the matched nodes in
-// depth-first order; values says whether t holds values to print.
-func (a *app) printQuery(t *drg.Trial, f *queryFlag, values bool) error {
+// depth-first order.
+func (a *app) printQuery(t *drg.Trial, f *queryFlag) error {
 	r, err := f.q.Match(t)
 	if err != nil {
 		return usagef("--query: %v", err)
 	}
 	rep := queryReport{Trial: t.Name, Query: f.text, Graph: callquery.GraphSize(t)}
 	m := t.TimeMetric()
-	if values && m >= 0 {
+	if m >= 0 {
 		rep.Metric = t.Metrics[m].Name
 	}
 	for _, n := range r.Preorder() {
@@ -95,9 +85,6 @@ func (a *app) printQuery(t *drg.Trial, f *queryFlag, values bool) error {
 		return tb.writeCSV(a.out)
 	}
 	fmt.Fprintf(a.out, "%d of the %d call-graph nodes of trial %s match the query\n", len(rep.Matched), rep.Graph, escapeText(fmt.Sprintf("%q", t.Name), ""))
-	if !values {
-		fmt.Fprintln(a.out, "(read without values: the query names no metric)")
-	}
 	if len(rep.Matched) == 0 {
 		return nil
 	}

@@ -95,10 +95,11 @@ func TestInspectQueryHostileName(t *testing.T) {
 			t.Errorf("%v: %q", args, r.stdout)
 		}
 	}
-	// Stored, and the query names no metric: read without values.
-	r := ok(t, nil, "--db", url, "inspect", "--trial", "q", "--query", q)
-	if !strings.Contains(r.stdout, "read without values") {
-		t.Errorf("stored structural query: %q", r.stdout)
+	// Stored, and the query names no metric: the values of the matched
+	// node only are read, and printed.
+	r := ok(t, nil, "--db", url, "-v", "inspect", "--trial", "q", "--query", q)
+	if !strings.Contains(r.stderr, "the query names no metric: read trial 1 with the values of the 1 matched") || !strings.Contains(r.stdout, "1      10              10              1") {
+		t.Errorf("stored structural query: %q %q", r.stdout, r.stderr)
 	}
 	r = ok(t, nil, "inspect", dir, "--query", `MATCH ("*", p) WHERE p."time (inc)" >= 30`)
 	if !strings.Contains(r.stdout, "3 of the 4") || !strings.Contains(r.stdout, "main => MPI_Send()  1      30") {
