@@ -5,6 +5,7 @@ import (
 	"log"
 	"path/filepath"
 
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/overhead"
@@ -23,7 +24,11 @@ func ExampleAnalyze() {
 		}
 		trials = append(trials, t)
 	}
-	res, err := overhead.Analyze(trials, []float64{1, 2}, overhead.Options{})
+	s, err := analysis.NewSeries(trials, "", "") // p = the distinct TAU node ranks: 1, 2
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := overhead.Analyze(s, overhead.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -136,3 +136,26 @@ func (f *queryFlag) readPart(ctx context.Context, a *app, db *store.DB, id int64
 	a.detail("the query names no metric: read trial %d with the values of the %d matched of %d call-graph nodes (and the roots) in %v", id, picked, total, since(start))
 	return t, nil
 }
+
+// readQueriedTrial is the one place --query reads a stored trial: a query
+// naming no metric is matched on the trial's structure and only the
+// matched nodes' values are read (readPart), any other reads the whole
+// trial; the trial is then restricted to the matched nodes
+// (restrictTrial).
+func (a *app) readQueriedTrial(ctx context.Context, db *store.DB, id int64, f *queryFlag) (*drg.Trial, queried, error) {
+	var t *drg.Trial
+	var err error
+	if f.structural() {
+		t, err = f.readPart(ctx, a, db, id)
+	} else {
+		var ts []*drg.Trial
+		if ts, err = a.loadTrials(ctx, db, []int64{id}, false); err == nil {
+			t = ts[0]
+		}
+	}
+	if err != nil {
+		return nil, queried{}, err
+	}
+	q, err := f.restrictTrial(t)
+	return q.trial, q, err
+}
