@@ -2,10 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -65,42 +64,47 @@ func (db *DB) LoadTrialPart(ctx context.Context, id int64, pick func(shape *drg.
 	return t, nil
 }
 
-// partChunk bounds the timer_callpath ids of one query of readValuesOf.
-const partChunk = 500
-
 // pinPartPlan leaves PostgreSQL nested loops over index lookups for
 // readValuesOf (timer_call_data by timer_callpath, then timer_value by
 // timer_value_index): without statistics it may scan timer_value once per
-// row, and with them it hashes the whole table (10x slower than the
+// row, and with them it hashes the whole table (12x slower than the
 // lookups on 256 threads × 501 nodes × 2 metrics).
 const pinPartPlan = `SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off;
 SET LOCAL enable_seqscan = off`
 
-// readValuesOf reads the real threads' records of the nodes of l.only, a
-// chunk of ids per query. The ids are the database's own integers, written
-// into the query as literals.
+// loadPartValuesPostgres and loadPartValuesSQLite read the records of the
+// timer_callpath ids of $1 (PostgreSQL: a bigint array; SQLite: a JSON
+// array, through json_each), as loadValuesQuery reads all of them.
+const (
+	loadPartValuesPostgres = `
+SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+       COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
+FROM timer_call_data tcd
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
+WHERE tcd.timer_callpath = ANY($1::bigint[]) AND tcd.time_range IS NULL`
+	loadPartValuesSQLite = `
+SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
+       COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
+FROM timer_call_data tcd
+LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
+WHERE tcd.timer_callpath IN (SELECT value FROM json_each($1)) AND tcd.time_range IS NULL`
+)
+
+// readValuesOf reads the real threads' records of the nodes of l.only.
 func (l *loader) readValuesOf(ctx context.Context, row func(scan func(...any) error) error) error {
 	ids := make([]int64, 0, len(l.only))
 	for cp := range l.only {
 		ids = append(ids, cp)
 	}
 	slices.Sort(ids)
-	for len(ids) > 0 {
-		n := min(len(ids), partChunk)
-		list := make([]string, n)
-		for i, cp := range ids[:n] {
-			list[i] = strconv.FormatInt(cp, 10)
-		}
-		q := `SELECT tcd.timer_callpath, tcd.thread, COALESCE(tcd.calls, 0), COALESCE(tcd.subroutines, 0),
-       COALESCE(tv.metric, 0), COALESCE(tv.inclusive_value, 0), COALESCE(tv.exclusive_value, 0)
-FROM timer_call_data tcd
-LEFT JOIN timer_value tv ON tv.timer_call_data = tcd.id
-WHERE tcd.timer_callpath IN (` + strings.Join(list, ", ") + `) AND tcd.time_range IS NULL`
-		err := withPlan(ctx, l.r, l.d, pinPartPlan, func() error { return l.r.query(ctx, q, row) })
-		if err != nil {
-			return err
-		}
-		ids = ids[n:]
+	if l.d == Postgres {
+		return withPlan(ctx, l.r, l.d, pinPartPlan, func() error {
+			return l.r.query(ctx, loadPartValuesPostgres, row, ids)
+		})
 	}
-	return nil
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	return l.r.query(ctx, loadPartValuesSQLite, row, string(list))
 }
