@@ -161,6 +161,64 @@ type loader struct {
 	derived []bool
 }
 
+// loadTrial is LoadTrial inside a read transaction: the trial row, the
+// threads (which make the builder), the metrics, every table of values and
+// metadata, then the finished trial with its long names and snapshots.
+func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
+	return loadTrialOnly(ctx, r, d, id, display, nil)
+}
+
+// loadTrialOnly is loadTrial reading the values of the timer_callpath ids
+// of only (all when nil); with only, snapshots are not read.
+func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, only map[int64]bool) (*drg.Trial, error) {
+	l, err := openLoader(ctx, r, d, id)
+	if err != nil {
+		return nil, err
+	}
+	l.only = only
+	series, err := l.readData(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := l.finish(ctx, display)
+	if err != nil {
+		return nil, err
+	}
+	l.addSeries(t, series)
+	return t, nil
+}
+
+// openLoader reads the trial's row, threads, metrics and call-graph nodes
+// (everything but values, user events, metadata and snapshots) into a
+// builder.
+func openLoader(ctx context.Context, r runner, d Dialect, id int64) (*loader, error) {
+	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
+	found := false
+	if err := r.query(ctx, loadTrialQuery, func(scan func(...any) error) error {
+		found = true
+		return scan(&l.name, &l.ds)
+	}, id); err != nil {
+		return nil, fmt.Errorf("read trial: %w", err)
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
+	}
+	if err := l.readThreads(ctx); err != nil {
+		return nil, err
+	}
+	var err error
+	if l.derived, err = l.readMetrics(ctx); err != nil {
+		return nil, err
+	}
+	if l.calls, err = readCallRange(ctx, l.r, l.d, l.id); err != nil {
+		return nil, err
+	}
+	if err := l.readNodes(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
 // finish builds the trial: its source names the database (display) and
 // the trial id; the full text of shortened names comes back from
 // trial_long_name.
@@ -183,18 +241,63 @@ func (l *loader) finish(ctx context.Context, display string) (*drg.Trial, error)
 	return t, nil
 }
 
-func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
-	return loadTrialOnly(ctx, r, d, id, display, nil)
+// readThreads reads the trial's real threads and makes the builder of
+// their columns.
+func (l *loader) readThreads(ctx context.Context) error {
+	var threadRows []int64
+	var ids []drg.ThreadID
+	if err := l.r.query(ctx, loadThreadsQuery, func(scan func(...any) error) error {
+		var row int64
+		var tid drg.ThreadID
+		if err := scan(&row, &tid.Node, &tid.Context, &tid.Thread); err != nil {
+			return err
+		}
+		threadRows = append(threadRows, row)
+		ids = append(ids, tid)
+		return nil
+	}, l.id); err != nil {
+		return fmt.Errorf("read thread: %w", err)
+	}
+	b, err := drg.NewBuilder(ids)
+	if err != nil {
+		return fmt.Errorf("threads: %w", err)
+	}
+	b.AggregateMetadata = false
+	l.b = b
+	for i, row := range threadRows {
+		l.threads[row] = b.Column(ids[i])
+	}
+	return nil
 }
 
-// loadTrialOnly is loadTrial reading the values of the timer_callpath ids
-// of only (all when nil); with only, snapshots are not read.
-func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, only map[int64]bool) (*drg.Trial, error) {
-	l, err := openLoader(ctx, r, d, id)
-	if err != nil {
-		return nil, err
+// readMetrics adds the trial's metrics to the builder in id order and
+// returns whether each is derived.
+func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
+	var derived []bool
+	if err := l.r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
+		var row int64
+		var name string
+		var d bool
+		if err := scan(&row, &name, &d); err != nil {
+			return err
+		}
+		if len(l.metrics) == 0 {
+			l.first = row
+		}
+		l.metrics[row] = l.b.Metric(name)
+		derived = append(derived, d)
+		return nil
+	}, l.id); err != nil {
+		return nil, fmt.Errorf("read metric: %w", err)
 	}
-	l.only = only
+	return derived, nil
+}
+
+// readData reads the values, exact counts, counters and metadata into the
+// builder (openLoader read the nodes), and returns the earlier snapshots
+// (none when l.only limits the values).
+func (l *loader) readData(ctx context.Context) ([]snapshotRow, error) {
+	var err error
 	if err := l.readValues(ctx); err != nil {
 		return nil, err
 	}
@@ -205,22 +308,16 @@ func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display s
 		return nil, err
 	}
 	snaps, err := l.readMetadata(ctx)
-	if err != nil {
+	if err != nil || l.only != nil {
 		return nil, err
 	}
-	var series []snapshotRow
-	if only == nil {
-		if series, err = l.readSnapshots(ctx, snaps); err != nil {
-			return nil, err
-		}
-	}
+	return l.readSnapshots(ctx, snaps)
+}
 
-	t, err := l.finish(ctx, display)
-	if err != nil {
-		return nil, err
-	}
-	// Finish may renumber nodes (a throttled parent folded into its twin):
-	// the snapshots name their nodes by name, resolved now.
+// addSeries gives the finished trial t its earlier snapshots. Finish may
+// renumber nodes (a throttled parent folded into its twin): the snapshots
+// name their nodes by name, resolved now.
+func (l *loader) addSeries(t *drg.Trial, series []snapshotRow) {
 	index := make(map[string]int, len(t.Nodes))
 	for i, n := range t.Nodes {
 		index[n.Name] = i
@@ -233,77 +330,6 @@ func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display s
 		}
 		t.Series = append(t.Series, out)
 	}
-	return t, nil
-}
-
-// openLoader reads the trial's row, threads, metrics and call-graph nodes
-// (everything but values, user events, metadata and snapshots) into a
-// builder.
-func openLoader(ctx context.Context, r runner, d Dialect, id int64) (*loader, error) {
-	var name string
-	var ds int
-	found := false
-	if err := r.query(ctx, loadTrialQuery, func(scan func(...any) error) error {
-		found = true
-		return scan(&name, &ds)
-	}, id); err != nil {
-		return nil, fmt.Errorf("read trial: %w", err)
-	}
-	if !found {
-		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
-	}
-	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
-
-	var threadRows []int64
-	var ids []drg.ThreadID
-	if err := r.query(ctx, loadThreadsQuery, func(scan func(...any) error) error {
-		var row int64
-		var tid drg.ThreadID
-		if err := scan(&row, &tid.Node, &tid.Context, &tid.Thread); err != nil {
-			return err
-		}
-		threadRows = append(threadRows, row)
-		ids = append(ids, tid)
-		return nil
-	}, id); err != nil {
-		return nil, fmt.Errorf("read thread: %w", err)
-	}
-	b, err := drg.NewBuilder(ids)
-	if err != nil {
-		return nil, fmt.Errorf("threads: %w", err)
-	}
-	b.AggregateMetadata = false
-	l.b = b
-	for i, row := range threadRows {
-		l.threads[row] = b.Column(ids[i])
-	}
-
-	var derived []bool
-	if err := r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
-		var row int64
-		var name string
-		var d bool
-		if err := scan(&row, &name, &d); err != nil {
-			return err
-		}
-		if len(l.metrics) == 0 {
-			l.first = row
-		}
-		l.metrics[row] = b.Metric(name)
-		derived = append(derived, d)
-		return nil
-	}, id); err != nil {
-		return nil, fmt.Errorf("read metric: %w", err)
-	}
-
-	if l.calls, err = readCallRange(ctx, r, d, id); err != nil {
-		return nil, err
-	}
-	if err := l.readNodes(ctx); err != nil {
-		return nil, err
-	}
-	l.name, l.ds, l.derived = name, ds, derived
-	return l, nil
 }
 
 // readNodes reads the timers, their groups and the callpath rows, and adds

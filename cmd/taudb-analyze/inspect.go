@@ -34,7 +34,7 @@ inclusive time and calls over the threads that executed them. For a stored
 trial and a query that names no metric (only names, files, groups, lines,
 depth, leaves), the database is asked for the values of the matched nodes
 only.`,
-		Example: `  taudb-analyze inspect testdata/real/LLNL-hatchet/tau-cpi-mpi
+		Example: `  taudb-analyze inspect testdata/generated/mpi/p4
   taudb-analyze inspect --format json run.ppk
   taudb-analyze inspect run.ppk --query 'MATCH ("*")->(".", p) WHERE p."name" STARTS WITH "MPI_"'
   taudb-analyze inspect --trial cpi-4 --query 'MATCH (".", p) WHERE p."group" = "MPI" AND p IS LEAF'`,

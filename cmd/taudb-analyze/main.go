@@ -19,6 +19,7 @@ import (
 
 func main() {
 	gctune.Start()
+	gctune.LimitToAddressSpace()
 	os.Exit(run(os.Args[1:]))
 }
 
