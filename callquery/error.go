@@ -2,6 +2,7 @@ package callquery
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,5 +34,27 @@ func errAt(src string, off int, format string, args ...any) *Error {
 	if k := strings.LastIndexByte(before, '\n'); k >= 0 {
 		before = before[k+1:]
 	}
-	return &Error{Line: line, Column: 1 + utf8.RuneCountInString(before), Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Line: line, Column: 1 + utf8.RuneCountInString(before), Offset: off, Msg: clean(fmt.Sprintf(format, args...))}
+}
+
+// clean writes the control characters (C0, DEL, C1), the bidirectional
+// overrides and isolates, and bytes that are not UTF-8 of an error message
+// as Go escapes (\x1b, \u202e), so that a hostile query or name shown in
+// an error cannot drive a terminal or reorder a line.
+func clean(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

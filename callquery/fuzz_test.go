@@ -3,6 +3,7 @@ package callquery
 import (
 	"errors"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParse checks that no query makes Parse or Match panic, hang or
@@ -46,5 +47,8 @@ func checkError(t *testing.T, s string, err error) {
 	}
 	if e.Offset < 0 || e.Offset > len(s) || e.Line < 1 || e.Column < 1 {
 		t.Fatalf("%q: position %+v outside the query", s, e)
+	}
+	if clean(e.Msg) != e.Msg || !utf8.ValidString(e.Msg) {
+		t.Fatalf("%q: the message %q holds a control character or bad UTF-8", s, e.Msg)
 	}
 }

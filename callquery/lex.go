@@ -117,7 +117,7 @@ func lexString(src string, i int) (string, int, error) {
 			case '\\', '"', '\'':
 				b.WriteByte(e)
 			default:
-				return "", 0, errAt(src, j, "unknown escape \\%c in a string (use \\\\, \\\", \\', \\n or \\t)", e)
+				return "", 0, errAt(src, j, "unknown escape %q in a string (use \\\\, \\\", \\', \\n or \\t)", string([]byte{'\\', e}))
 			}
 			j += 2
 		default:

@@ -93,3 +93,26 @@ func TestNeedsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsEscapeHostileText: what a query holds comes back in an error
+// escaped, never as raw control characters.
+func TestErrorsEscapeHostileText(t *testing.T) {
+	tr := build(t, forest, forestGroups)
+	for _, q := range []string{
+		"MATCH (\".\", p) WHERE p.\"name\" =~ \"(\x1b]0;pwn\x07\"",
+		"MATCH (\".\", p) WHERE p.\"na\x1b[2Jme\u202e\" = \"x\"",
+		"MATCH (\".\", p) WHERE p.\"name\" = \"\\\x1b\"",
+		"MATCH (\".\", p) WHERE p.\"name\" = 'a' \x9b",
+	} {
+		pq, err := Parse(q)
+		if err == nil {
+			_, err = pq.Match(tr)
+		}
+		if err == nil {
+			t.Fatalf("%q: no error", q)
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\x07\x9b\u202e") {
+			t.Errorf("%q: raw control text in %q", q, err.Error())
+		}
+	}
+}
