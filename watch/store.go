@@ -10,50 +10,12 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
-// The watch's own tables, beside TAUdb's (which they never change). TAUdb
-// has a place for snapshots (time_range rows that timer_call_data rows
-// point at), but a row per rank, region and interval there is ranks ×
-// regions × intervals rows, and it can only be written once the trial
-// exists; the intervals' cross-rank statistics and flags are what a
-// watch produces as it goes, so they go here, interval by interval, and
-// the trial (every rank's final cumulative profile) goes into TAUdb's
-// tables through store.SaveTrial when the run ends. run names one watch;
-// trial is filled in once the trial is stored. Both dialects take this
-// SQL as it is.
-const watchSchema = `
-CREATE TABLE IF NOT EXISTS watch_interval (
-    run             TEXT             NOT NULL,
-    trial           BIGINT           NULL,
-    interval_index  INTEGER          NOT NULL,
-    time_start      BIGINT           NOT NULL,
-    time_end        BIGINT           NOT NULL,
-    ranks           INTEGER          NOT NULL,
-    missing         INTEGER          NOT NULL,
-    region          TEXT             NOT NULL,
-    ranks_present   INTEGER          NOT NULL,
-    calls           DOUBLE PRECISION NOT NULL,
-    total           DOUBLE PRECISION NOT NULL,
-    mean            DOUBLE PRECISION NOT NULL,
-    minimum         DOUBLE PRECISION NOT NULL,
-    maximum         DOUBLE PRECISION NOT NULL,
-    stddev          DOUBLE PRECISION NOT NULL,
-    min_rank        TEXT             NOT NULL,
-    max_rank        TEXT             NOT NULL,
-    PRIMARY KEY (run, interval_index, region)
-);
-CREATE TABLE IF NOT EXISTS watch_anomaly (
-    run             TEXT             NOT NULL,
-    trial           BIGINT           NULL,
-    interval_index  INTEGER          NOT NULL,
-    position        INTEGER          NOT NULL,
-    kind            TEXT             NOT NULL,
-    rank            TEXT             NOT NULL,
-    region          TEXT             NOT NULL,
-    value           DOUBLE PRECISION NOT NULL,
-    expected        DOUBLE PRECISION NOT NULL,
-    message         TEXT             NOT NULL,
-    PRIMARY KEY (run, interval_index, position)
-);`
+// The watch's rows go into taudb-analyze's own tables watch_interval and
+// watch_anomaly (store/schema/ours_*.sql, where they are described), beside
+// TAUdb's, which they never change: a row per interval and region, written
+// as each interval closes; the trial (every rank's final cumulative
+// profile) goes into TAUdb's tables through store.SaveTrial when the run
+// ends, and deleting it deletes its watch rows.
 
 // ProgramRegion is the region name of the program's row in watch_interval
 // (the ranks' main inclusive time); other rows are regions' exclusive time.
@@ -66,24 +28,18 @@ type Saver struct {
 	run string
 }
 
-// NewSaver creates the watch tables when absent and returns a saver of
-// the watch named run (unique per watch: a name and a start time).
+// NewSaver returns a saver of the watch named run (unique per watch: a
+// name and a start time), adding taudb-analyze's own tables (store.Init)
+// to a TAUdb that lacks them.
 func NewSaver(ctx context.Context, db *store.DB, run string) (*Saver, error) {
-	s := &Saver{db: db, run: run}
-	err := s.tx(ctx, func(exec execFunc) error {
-		for _, stmt := range strings.Split(watchSchema, ";") {
-			if strings.TrimSpace(stmt) != "" {
-				if err := exec(stmt); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create the watch tables: %w", err)
+	missing, err := db.MissingOwnTables(ctx)
+	if err == nil && len(missing) > 0 {
+		_, err = db.Init(ctx)
 	}
-	return s, nil
+	if err != nil {
+		return nil, fmt.Errorf("prepare the watch tables: %w", err)
+	}
+	return &Saver{db: db, run: run}, nil
 }
 
 // execFunc runs one statement in the saver's transaction.

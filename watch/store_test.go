@@ -76,5 +76,17 @@ func TestSaverBothDialects(t *testing.T) {
 		if e, i := tr.Values[0].Exclusive[tr.Cell(n, 5)], tr.Values[0].Inclusive[tr.Cell(n, 5)]; e != excl || i != incl {
 			t.Errorf("main on rank 5: (%g, %g), want (%g, %g)", e, i, excl, incl)
 		}
+		// Deleting the trial deletes the watch's rows with it, and db
+		// check finds nothing left pointing at it.
+		if err := db.DeleteTrial(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		left := storetest.Query(t, db, `SELECT (SELECT COUNT(*) FROM watch_interval WHERE run = $1) + (SELECT COUNT(*) FROM watch_anomaly WHERE run = $1)`, "test run")
+		if left[0][0] != "0" {
+			t.Errorf("%s watch rows left after deleting their trial", left[0][0])
+		}
+		if rep, err := db.CheckIntegrity(ctx); err != nil || len(rep.Problems()) != 0 {
+			t.Errorf("db check after the delete: %+v, %v", rep, err)
+		}
 	})
 }
