@@ -106,7 +106,12 @@ func hostileViews(t *testing.T, u string) []step {
 	}
 }
 
-// treeSteps expands the generated trial's tree and filters it.
+// query picks the callpath nodes of the regions whose name starts with
+// "void region_2": region_2 and region_20 … region_29.
+const query = `MATCH (".", p) WHERE p."name" STARTS WITH "void region_2"`
+
+// treeSteps expands the generated trial's tree, filters it by a part of a
+// name, then by a call-path query.
 func treeSteps(t *testing.T, u, dir string) []step {
 	return []step{
 		chromedp.Navigate(u + "/trial/3/tree"),
@@ -125,7 +130,15 @@ func treeSteps(t *testing.T, u, dir string) []step {
 		// The icicle graph marks the 11 matched nodes under main.
 		chromedp.WaitVisible(css("#icicle.filtered[data-drawn] a.box.hit")),
 		expectCount(t, "#icicle a.box.hit", 11),
-		shot(t, dir, "tree-filter"),
+		// A call-path query: the same 11 callpath nodes (the regions'
+		// flat nodes are not in the call graph, being in callpaths).
+		chromedp.SetValue(css("#query"), query),
+		chromedp.Click(css("#run-query")),
+		chromedp.WaitVisible(css(`#tree[data-query^="MATCH"][data-loaded]`)),
+		expectCount(t, "#tree tbody tr", 11),
+		chromedp.WaitVisible(css("#icicle.filtered[data-drawn] a.box.hit")),
+		expectCount(t, "#icicle a.box.hit", 11),
+		shot(t, dir, "tree-query"),
 	}
 }
 

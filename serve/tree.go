@@ -144,19 +144,6 @@ func (s *Server) treeNodes(r *http.Request, ct *cachedTrial, tr drg.Tree) ([]int
 	return tr.Children[n], treeAnswer{Matches: len(tr.Children[n])}, nil
 }
 
-// matchNodes returns the nodes whose full name contains q, ignoring case
-// (the filter until the call-path query language is wired in).
-func (s *Server) matchNodes(ct *cachedTrial, q string) ([]int, error) {
-	lq := strings.ToLower(q)
-	var out []int
-	for i, n := range ct.trial.Nodes {
-		if !n.Derived && strings.Contains(strings.ToLower(n.Name), lq) {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}
-
 // inclExcl returns the inclusive and exclusive columns of v's metric.
 func (ct *cachedTrial) inclExcl(v viewParams) (incl, excl *column, err error) {
 	v.Inclusive = true

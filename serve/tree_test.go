@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,5 +111,37 @@ func TestTreeFlatPaged(t *testing.T) {
 	}
 	if ans.Rows[0].Name != "r249" || ans.Rows[199].Name != "r50" {
 		t.Errorf("rows from %s to %s, want r249 to r50", ans.Rows[0].Name, ans.Rows[199].Name)
+	}
+}
+
+// TestTreeQuery: the box takes a call-path query (package callquery) as
+// well as a part of a name. On the hand trial "work" is a callpath node
+// under main (its flat node is not in the call graph, being in a callpath).
+func TestTreeQuery(t *testing.T) {
+	ts := newFixture(t).server(t, Options{})
+	paths := func(q string) (int, []string) {
+		var ans treeAnswer
+		code := getJSON(t, ts, ts.URL, "/api/trial/1/tree?q="+url.QueryEscape(q), &ans)
+		var out []string
+		for _, r := range ans.Rows {
+			out = append(out, r.Path)
+		}
+		sort.Strings(out)
+		return code, out
+	}
+	if _, got := paths(`MATCH (".", p) WHERE p."name" STARTS WITH "wo"`); strings.Join(got, "|") != "main => work" {
+		t.Errorf("one node: %q", got)
+	}
+	if _, got := paths(`MATCH (".", p)->(".", q) WHERE q."name" = "work"`); strings.Join(got, "|") != "main|main => work" {
+		t.Errorf("a path of two: %q", got)
+	}
+	// A condition on a metric: mean inclusive TIME over 50 µs picks main
+	// (100) and work (65), not the hostile region (10).
+	if _, got := paths(`match (".", p) where p."TIME (inc)" > 50`); strings.Join(got, "|") != "main|main => work" {
+		t.Errorf("by value: %q", got)
+	}
+	var bad map[string]string
+	if code := getJSON(t, ts, ts.URL, "/api/trial/1/tree?q="+url.QueryEscape(`MATCH (".", p) WHERE p."name" STARTS`), &bad); code != 400 || !strings.Contains(bad["error"], "column") {
+		t.Errorf("a bad query: %d %v", code, bad)
 	}
 }
