@@ -76,16 +76,23 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	ctx := context.Background()
 	url := "sqlite:" + filepath.Join(t.TempDir(), "secret-db-name.db")
-	db, err := store.Open(ctx, url)
+	db, err := store.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if _, err := db.Init(ctx); err != nil {
+	if _, err := db.Init(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	fillFixture(t, db)
+	return &fixture{db: db, url: url}
+}
+
+// fillFixture stores the fixture's trials in db.
+func fillFixture(t *testing.T, db *store.DB) {
+	t.Helper()
+	ctx := context.Background()
 	gen, err := synth.Generate(synth.Spec{Processes: 16, ThreadsPerProcess: 1, Regions: 30, Depth: 2, Metrics: 2,
 		Serial: 1e5, Parallel: 4e6, Log: 1e4, Noise: 0.02, Imbalance: 0.3, Seed: 3, Name: "synth16"})
 	if err != nil {
@@ -101,7 +108,6 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
-	return &fixture{db: db, url: url}
 }
 
 // server starts a test server over the fixture's database.
