@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/taudb-analyze/taudb-analyze/callquery"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
@@ -14,10 +15,12 @@ func (ct *cachedTrial) treeOf() drg.Tree {
 	ct.mu.Lock()
 	defer ct.mu.Unlock()
 	if ct.tree == nil {
-		tr := ct.trial.Tree()
-		if tr.Kind == drg.NoCallpaths {
-			tr.Roots = ct.trial.Flat()
-		}
+		// The nodes a query sees (callquery.CallGraph): callpath nodes
+		// under their parents; as roots the flat nodes with callpath
+		// children and those of regions no callpath holds. The kind says
+		// whether that is one tree rooted at main.
+		tr := drg.Tree{Kind: ct.trial.Tree().Kind}
+		tr.Roots, tr.Children = callquery.CallGraph(ct.trial)
 		ct.tree = &tr
 	}
 	return *ct.tree
@@ -58,7 +61,7 @@ func treeKindText(k drg.TreeKind) string {
 	case drg.CompleteTree:
 		return "a complete call tree rooted at the main region"
 	case drg.PartialCallpaths:
-		return "partial callpaths (depth-limited): each root is the top of a partial subtree, and a region may appear under several roots"
+		return "partial callpaths (depth-limited): the roots are the tops of partial subtrees and the regions no callpath holds, and a region may appear under several roots"
 	}
 	return "no callpaths: the trial has flat profiles only, so the tree lists the regions"
 }
