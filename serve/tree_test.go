@@ -145,3 +145,40 @@ func TestTreeQuery(t *testing.T) {
 		t.Errorf("a bad query: %d %v", code, bad)
 	}
 }
+
+// TestTreePartial: with depth-limited callpaths the roots are the flat
+// nodes with callpath children and those of regions no callpath holds.
+func TestTreePartial(t *testing.T) {
+	b, err := drg.NewBuilder([]drg.ThreadID{{Node: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Metric("TIME")
+	add(b, "main", 0, m, 40, 100, 1)
+	add(b, "a", 0, m, 50, 50, 1)
+	add(b, "main => a", 0, m, 50, 50, 1)
+	add(b, "b", 0, m, 10, 10, 1) // no callpath holds b
+	tr, err := b.Finish("partial", drg.Source{Format: "profile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	id, err := f.db.SaveTrial(context.Background(), tr, store.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := f.server(t, Options{})
+	var ans treeAnswer
+	getJSON(t, ts, ts.URL, "/api/trial/"+strconv.FormatInt(id, 10)+"/tree", &ans)
+	var roots []string
+	for _, r := range ans.Rows {
+		roots = append(roots, r.Path)
+	}
+	if strings.Join(roots, "|") != "main|b" { // largest inclusive first
+		t.Errorf("roots %q, want main and b", roots)
+	}
+	_, body := get(t, ts, "/trial/"+strconv.FormatInt(id, 10)+"/tree")
+	if !strings.Contains(body, "partial callpaths") {
+		t.Error("the page does not say the callpaths are partial")
+	}
+}
