@@ -66,9 +66,12 @@ type Interval struct {
 	Regions []RegionStat
 	// Histograms holds the program's and the largest regions' histograms.
 	Histograms []Histogram
-	// Features names the regions the k-means used; Clusters its groups.
-	Features []string
-	Clusters []Cluster
+	// Features names the regions the k-means used; Clusters its groups
+	// (one when no k reached MinSilhouette) and Silhouette the chosen k's
+	// mean silhouette (NaN for one group).
+	Features   []string
+	Clusters   []Cluster
+	Silhouette float64
 	// Anomalies are the departures the rules found (see Rules).
 	Anomalies []Anomaly
 	// Deltas holds every rank's deltas, only while the OnInterval
@@ -122,7 +125,7 @@ func (w *Watcher) close(k int, oi *openInterval) *Interval {
 	iv.Program = statOf(prog, d.Ranks)
 	iv.Regions = regionStats(d)
 	iv.Histograms = append([]Histogram{histogramOf("program", prog, iv.Program, w.opt.Bins)}, regionHistograms(d, iv.Regions, w.opt.Bins)...)
-	iv.Features, iv.Clusters = clusterRanks(d, iv.Regions, prog, w.opt.Features, w.opt.Clusters, k)
+	iv.Features, iv.Clusters, iv.Silhouette = clusterRanks(d, iv.Regions, prog, w.opt.Features, w.opt.Clusters, k)
 	iv.Anomalies = w.hist.judge(iv, prog)
 	return iv
 }
@@ -256,13 +259,41 @@ func regionHistograms(d *Deltas, st []RegionStat, bins int) []Histogram {
 	return out
 }
 
+// MinSilhouette is the mean silhouette a k-means of the ranks must reach
+// for its clusters to be shown as groups (Kaufman and Rousseeuw: above 0.5
+// "a reasonable structure has been found"). Ranks that differ by noise
+// alone split into clusters of nearly equal centres with a lower one, and
+// are shown as one group instead.
+const MinSilhouette = 0.5
+
+// silhouetteSample bounds the ranks the silhouette is computed on (a
+// uniform sample, O(sample²·features)).
+const silhouetteSample = 512
+
 // clusterRanks groups the ranks by k-means (package cluster: k-means++
 // seeding, Lloyd's iterations, the best of 3 restarts, seeded by the
-// interval's index) on their exclusive times in the f largest regions.
-func clusterRanks(d *Deltas, st []RegionStat, prog []float64, f, k, seed int) ([]string, []Cluster) {
+// interval's index) on their exclusive times in the f largest regions,
+// with k from 2 to maxK chosen by the largest mean silhouette; when none
+// reaches MinSilhouette the ranks form one group (silhouette NaN).
+func clusterRanks(d *Deltas, st []RegionStat, prog []float64, f, maxK, seed int) ([]string, []Cluster, float64) {
 	if len(d.values) == 0 || len(st) == 0 {
-		return nil, nil
+		return nil, nil, math.NaN()
 	}
+	names, m := featureMatrix(d, st, f)
+	rng := cluster.NewRand(uint64(seed) + 1)
+	best, bestS := cluster.KMeans(m, 1, 1, 50, rng), math.NaN()
+	for k := 2; k <= min(maxK, m.N); k++ {
+		res := cluster.KMeans(m, k, 3, 50, rng)
+		if s, _ := cluster.SampledSilhouette(m, res.Labels, silhouetteSample, rng); s >= MinSilhouette && !(s <= bestS) {
+			best, bestS = res, s
+		}
+	}
+	return names, groupsOf(best, d, prog), bestS
+}
+
+// featureMatrix returns the f largest regions' names and the ranks'
+// exclusive times in them, a row per rank.
+func featureMatrix(d *Deltas, st []RegionStat, f int) ([]string, cluster.Matrix) {
 	f = min(f, len(st))
 	col := map[string]int{}
 	for j, name := range d.Regions {
@@ -281,7 +312,12 @@ func clusterRanks(d *Deltas, st []RegionStat, prog []float64, f, k, seed int) ([
 			}
 		}
 	}
-	res := cluster.KMeans(m, k, 3, 50, cluster.NewRand(uint64(seed)+1))
+	return names, m
+}
+
+// groupsOf describes the clusters of a k-means: size, first ranks, centre
+// and mean program time.
+func groupsOf(res cluster.KMeansResult, d *Deltas, prog []float64) []Cluster {
 	cs := make([]Cluster, res.Centers.N)
 	for c := range cs {
 		cs[c].Center = append([]float64(nil), res.Centers.Row(c)...)
@@ -298,5 +334,5 @@ func clusterRanks(d *Deltas, st []RegionStat, prog []float64, f, k, seed int) ([
 			cs[c].ProgramMean /= float64(cs[c].Size)
 		}
 	}
-	return names, cs
+	return cs
 }

@@ -115,7 +115,7 @@ const pageBody = `<h1>taudb-analyze watch</h1>
 <div class="row"><div><h2>Program time per rank (µs)</h2><div class="chart" id="c-program"></div></div>
 <div><h2>Top regions, exclusive µs per rank</h2><div class="chart" id="c-regions"></div></div></div>
 <div class="row"><div><h2 id="h-hist">Histogram</h2><div class="chart" id="c-hist"></div></div>
-<div><h2>Clusters of ranks (k-means)</h2><table id="t-clusters"></table></div></div>
+<div><h2>Clusters of ranks (k-means)</h2><p id="k-note"></p><table id="t-clusters"></table></div></div>
 <h2>Anomalies</h2><table id="t-anomalies"></table>
 <h2>Regions in the latest interval</h2><table id="t-regions"></table>
 <h2>Notes</h2><ul id="notes"></ul>
@@ -157,6 +157,9 @@ function render(s) {
     if (c) c.setOption({ animation: false, tooltip: {}, xAxis: { type: 'category', name: 'µs', data: h.Counts.map(function (_, i) { return fmt(h.Min + i * w); }) }, yAxis: { type: 'value', name: 'ranks' },
       series: [{ type: 'bar', data: h.Counts }] });
   }
+  document.getElementById('k-note').textContent = !cur ? '' : (cur.silhouette === undefined ?
+    'One group: no k-means of 2 or more clusters reaches a mean silhouette of 0.5, so the ranks differ by noise only.' :
+    'k chosen by the largest mean silhouette: ' + fmt(cur.silhouette) + ' (at least 0.5).');
   table('t-clusters', ['cluster', 'ranks', 'program mean µs', 'first ranks'], cur && cur.clusters ? cur.clusters.map(function (k, i) { return [String(i), k.Size, k.ProgramMean, (k.Ranks || []).map(rank).join(' ')]; }) : []);
   table('t-anomalies', ['interval', 'rule', 'rank', 'region', 'what'], (s.anomalies || []).slice().reverse().map(function (a) { return [String(a.Interval), a.Kind, a.Rank, a.Region, a.Message]; }));
   table('t-regions', ['region', 'ranks', 'mean µs', 'min', 'max', 'stddev', 'max rank'], cur && cur.regions ? cur.regions.map(function (r) { return [r.Region, r.Count, r.Mean, r.Min, r.Max, r.StdDev, rank(r.MaxRank)]; }) : []);

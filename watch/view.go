@@ -2,6 +2,7 @@ package watch
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -48,6 +49,8 @@ type current struct {
 	Histograms []Histogram  `json:"histograms"`
 	Features   []string     `json:"features"`
 	Clusters   []Cluster    `json:"clusters"`
+	// Silhouette is the chosen k's mean silhouette; absent for one group.
+	Silhouette *float64 `json:"silhouette,omitempty"`
 }
 
 func newView(dir string, keep int) *view {
@@ -67,6 +70,10 @@ func (v *view) add(iv *Interval) {
 	v.Series = append(v.Series, p)
 	c := &current{Index: iv.Index, Ranks: iv.Ranks, Program: iv.Program, Regions: iv.Regions[:min(4*viewTop, len(iv.Regions))],
 		Histograms: iv.Histograms, Features: iv.Features, Clusters: iv.Clusters}
+	if !math.IsNaN(iv.Silhouette) {
+		s := iv.Silhouette
+		c.Silhouette = &s
+	}
 	for _, m := range iv.Missing[:min(32, len(iv.Missing))] {
 		c.Missing = append(c.Missing, m.String())
 	}

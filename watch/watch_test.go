@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -222,6 +223,30 @@ func TestPiecewiseWrites(t *testing.T) {
 		}
 		if n != spec.Intervals {
 			t.Errorf("dumps=%v: %d intervals, want %d", dumps, n, spec.Intervals)
+		}
+	}
+}
+
+// TestClustersOnlyWhenSeparated: in a clean run every interval's ranks
+// form one group (their differences are noise), while from the slowdown
+// on (interval 6) the slow rank 5 is a cluster of its own, with a mean
+// silhouette of at least MinSilhouette.
+func TestClustersOnlyWhenSeparated(t *testing.T) {
+	for _, iv := range watchJob(t, testSpec(false, false), false) {
+		if len(iv.Clusters) != 1 || !math.IsNaN(iv.Silhouette) {
+			t.Errorf("clean run, interval %d: %d clusters (silhouette %v), want one group", iv.Index, len(iv.Clusters), iv.Silhouette)
+		}
+	}
+	for _, iv := range watchJob(t, testSpec(true, false), false) {
+		if iv.Index < 6 {
+			continue
+		}
+		alone := false
+		for _, c := range iv.Clusters {
+			alone = alone || (c.Size == 1 && c.Ranks[0].Node == 5)
+		}
+		if !alone || !(iv.Silhouette >= MinSilhouette) {
+			t.Errorf("slow rank, interval %d: clusters %+v (silhouette %v), want rank 5 alone", iv.Index, iv.Clusters, iv.Silhouette)
 		}
 	}
 }

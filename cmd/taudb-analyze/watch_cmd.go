@@ -84,7 +84,7 @@ func (a *app) watchCmd() *cobra.Command {
 	fl.DurationVar(&f.opt.RankTimeout, "rank-timeout", 30*time.Second, "close intervals without a rank silent this long while others are ahead")
 	fl.IntVar(&f.opt.Ranks, "ranks", 0, "the job's number of ranks, when known (intervals close as soon as all reported)")
 	fl.StringSliceVar(&f.opt.DumpPrefixes, "dump-prefix", []string{"dump"}, "names of rewritten text dumps PREFIX.N.C.T (TAU_DB_DUMP writes dump; add TAU_DB_DUMP_PREFIX's)")
-	fl.IntVar(&f.opt.Clusters, "clusters", 3, "k of the k-means of ranks per interval")
+	fl.IntVar(&f.opt.Clusters, "clusters", 3, "largest k of the k-means of ranks per interval (k from 2 up is chosen by silhouette; one group when no k reaches 0.5)")
 	fl.IntVar(&f.opt.Bins, "bins", 20, "histogram bins")
 	return cmd
 }
