@@ -286,8 +286,8 @@ func (st *scalStudy) newResult() *Result {
 	res.Params["threshold"] = formatNum(st.thr)
 	res.Params["predict_p"] = formatNum(st.predict)
 	res.Params["model_exponents"] = modelExponentsParam()
-	res.Params["model_log_exponents"] = "0,1,2"
-	res.Params["model_selection"] = "AICc (k = coefficients), term contribution >= 0.0005"
+	res.Params["model_log_exponents"] = "-2,-1,0,1,2"
+	res.Params["model_selection"] = ModelSelection
 	return res
 }
 
@@ -360,7 +360,7 @@ func (st *scalStudy) reliability(i int) string {
 		notes = append(notes, "non-positive prediction")
 	}
 	if len(m.NearTies) > 0 {
-		notes = append(notes, fmt.Sprintf("%d near tie(s) within ΔAICc < %d", len(m.NearTies), ModelNearTie))
+		notes = append(notes, fmt.Sprintf("%d near tie(s) within Δcriterion < %d", len(m.NearTies), ModelNearTie))
 	}
 	if len(notes) == 0 {
 		return "ok"
@@ -378,7 +378,7 @@ func positive(v float64) float64 {
 
 func (st *scalStudy) modelsTable() Table {
 	d := st.d
-	t := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p), shown only when f is in [0, 1]; model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 chosen by AICc; predicted at p = %s with its 95%% prediction interval (non-positive predictions left out); reliability and the best near tie (ΔAICc < %d)",
+	t := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p), shown only when f is in [0, 1]; model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 fitted on relative errors and chosen by leave-one-out error (model_selection); predicted at p = %s with its 95%% prediction interval (non-positive predictions left out); reliability and the best near tie (Δcriterion < %d)",
 		valueKind(st.opt.Inclusive), d.metric, formatNum(st.predict), ModelNearTie)}
 	var name, kind, model, amd, rel, tie []string
 	var pts, pFirst, pLast, eff, kf, aF, aT1, aMax, c0, c1, e1, l1, c2, e2, l2, rss, adj, smape, cv, pred, lo, hi, nTies, tiePred []float64
@@ -688,7 +688,7 @@ func (st *scalStudy) modelFindings(res *Result) {
 		if v := t.Eval(st.predict); v > 0 {
 			tp = formatMicrosOrValue(d, v)
 		}
-		res.Findf("Near tie (ΔAICc = %.2g): T(p) = %s fits about as well and predicts %s at p = %s.", t.AICc-m.AICc, t.String(), tp, p)
+		res.Findf("Near tie (Δcriterion = %.2g): T(p) = %s fits about as well and predicts %s at p = %s.", t.Criterion-m.Criterion, t.String(), tp, p)
 	}
 }
 

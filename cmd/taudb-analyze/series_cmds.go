@@ -185,9 +185,11 @@ func (a *app) scalabilityCmd() *cobra.Command {
 		Long: `scalability studies every region across the series: efficiency, the
 Karp-Flatt serial fraction e = (1/S − 1/p')/(1 − 1/p') with p' = p/p_b, an
 Amdahl fit T(p) = T_1(f + (1−f)/p), and a performance model in the spirit of
-Extra-P, c0 + c1*p^i*log2(p)^j (two terms from 5 points on), with i in
-{-1, -1/2, 0, 1/4, ..., 3} and j in {0, 1, 2}, chosen by AICc, with its fit
-error and a prediction at --predict P (default twice the largest p). It ranks
+Extra-P, c0 + c1*p^i*log2(p)^j, (c0 + c1*p^i*log2(p)^j)/p, or two terms from
+5 points on, with i in {-3, ..., -1/4, 0, 1/4, ..., 3} and j in {-2, ..., 2},
+fitted on relative errors and chosen by leave-one-out error (docs/models.md),
+never negative, with its fit error and a prediction at --predict P (default
+twice the largest p). It ranks
 the regions that stop scaling first (efficiency below --threshold) and those
 whose share of the time grows fastest.
 
