@@ -33,8 +33,7 @@ type loaded struct {
 }
 
 func (a *app) loadCmd() *cobra.Command {
-	var name, application, experiment, format string
-	var allowDuplicate, reuse, spawn bool
+	var lf loadFlags
 	cmd := &cobra.Command{
 		Use:   "load -n NAME [-a APP] [-x EXP] [-f FORMAT] PATH...",
 		Short: "Load TAU trials into the database, as TAU's taudb_loadtrial",
@@ -72,84 +71,112 @@ JSON array describing them). An embedded database without schema gets one.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if cmd.Flags().Changed("name") && strings.TrimSpace(name) == "" {
-				return usagef("-n: empty trial name")
-			}
-			if err := drg.CheckName("trial name", name); err != nil {
-				return usagef("-n: %v", err)
-			}
-			if name != "" && len(args) > 1 {
-				// NAME-1, NAME-2, ... follow the paths' natural order, so that
-				// a shell glob's 128.ppk 16.ppk 2.ppk become 2, 16, 128.
-				args = append([]string(nil), args...)
-				slices.SortStableFunc(args, naturalCompare)
-			}
-			names := make([]string, len(args))
-			for i := range args {
-				switch {
-				case name == "":
-				case len(args) == 1:
-					names[i] = name
-				default:
-					names[i] = fmt.Sprintf("%s-%d", name, i+1)
-				}
-			}
-			if reuse && allowDuplicate {
-				return usagef("--reuse and --allow-duplicate exclude each other")
-			}
-			if spawn {
-				args, names = withSpawned(args, names)
-			}
-			db, err := a.openDB(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if !allowDuplicate && !reuse {
-				for _, n := range names {
-					if n == "" {
-						continue
-					}
-					if err := refuseDuplicate(cmd, db, n); err != nil {
-						return err
-					}
-				}
-			}
-			rule := store.NameRefuse
-			switch {
-			case allowDuplicate:
-				rule = store.NameAllowDuplicate
-			case reuse:
-				rule = store.NameReuse
-			}
-			out, err := a.loadAll(ctx, db, args, names, format, rule, store.SaveOptions{Application: application, Experiment: experiment})
-			if err != nil {
-				return err
-			}
-			switch a.format {
-			case "json":
-				return writeJSON(a.out, out)
-			case "csv":
-				tb := table{header: []string{"id", "name", "path", "format", "threads", "metrics", "nodes", "counters"}}
-				for _, l := range out {
-					tb.add(fmt.Sprint(l.ID), l.Name, l.Path, l.Format, fmt.Sprint(l.Threads), fmt.Sprint(l.Metrics), fmt.Sprint(l.Nodes), fmt.Sprint(l.Counters))
-				}
-				return tb.writeCSV(a.out)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runLoad(cmd, args, lf) },
 	}
-	f := cmd.Flags()
-	f.StringVarP(&name, "name", "n", "", "trial name (several PATHs: NAME-1, NAME-2, ...); default: the reader's name")
-	f.StringVarP(&application, "application", "a", "", "application the trial belongs to (trial attribute \"Application\")")
-	f.StringVarP(&experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
-	f.StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
-	f.BoolVar(&allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
-	f.BoolVar(&reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
-	f.BoolVar(&spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
+	lf.register(cmd)
 	return cmd
+}
+
+// loadFlags are load's flags.
+type loadFlags struct {
+	name, application, experiment, format string
+	allowDuplicate, reuse, spawn          bool
+}
+
+func (lf *loadFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&lf.name, "name", "n", "", "trial name (several PATHs: NAME-1, NAME-2, ...); default: the reader's name")
+	f.StringVarP(&lf.application, "application", "a", "", "application the trial belongs to (trial attribute \"Application\")")
+	f.StringVarP(&lf.experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
+	f.StringVarP(&lf.format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
+	f.BoolVar(&lf.allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
+	f.BoolVar(&lf.reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
+	f.BoolVar(&lf.spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
+}
+
+// runLoad checks load's flags, names the trials of the PATHs args, and
+// loads them (loadAll), printing what it stored.
+func (a *app) runLoad(cmd *cobra.Command, args []string, lf loadFlags) error {
+	ctx := cmd.Context()
+	name := lf.name
+	if cmd.Flags().Changed("name") && strings.TrimSpace(name) == "" {
+		return usagef("-n: empty trial name")
+	}
+	if err := drg.CheckName("trial name", name); err != nil {
+		return usagef("-n: %v", err)
+	}
+	if lf.reuse && lf.allowDuplicate {
+		return usagef("--reuse and --allow-duplicate exclude each other")
+	}
+	args, names := trialNames(args, name)
+	if lf.spawn {
+		args, names = withSpawned(args, names)
+	}
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if !lf.allowDuplicate && !lf.reuse {
+		for _, n := range names {
+			if n == "" {
+				continue
+			}
+			if err := refuseDuplicate(cmd, db, n); err != nil {
+				return err
+			}
+		}
+	}
+	rule := store.NameRefuse
+	switch {
+	case lf.allowDuplicate:
+		rule = store.NameAllowDuplicate
+	case lf.reuse:
+		rule = store.NameReuse
+	}
+	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, store.SaveOptions{Application: lf.application, Experiment: lf.experiment})
+	if err != nil {
+		return err
+	}
+	return a.printLoaded(out)
+}
+
+// trialNames names the trials of the PATHs args: NAME with one path,
+// NAME-1, NAME-2, ... in the paths' natural order with several (so that a
+// shell glob's 128.ppk 16.ppk 2.ppk become 2, 16, 128), "" (the reader's
+// name) without NAME. It returns the paths in that order.
+func trialNames(args []string, name string) ([]string, []string) {
+	if name != "" && len(args) > 1 {
+		args = append([]string(nil), args...)
+		slices.SortStableFunc(args, naturalCompare)
+	}
+	names := make([]string, len(args))
+	for i := range args {
+		switch {
+		case name == "":
+		case len(args) == 1:
+			names[i] = name
+		default:
+			names[i] = fmt.Sprintf("%s-%d", name, i+1)
+		}
+	}
+	return args, names
+}
+
+// printLoaded prints the trials load stored: one JSON array, or CSV rows;
+// the text format printed their ids as they were stored.
+func (a *app) printLoaded(out []loaded) error {
+	switch a.format {
+	case "json":
+		return writeJSON(a.out, out)
+	case "csv":
+		tb := table{header: []string{"id", "name", "path", "format", "threads", "metrics", "nodes", "counters"}}
+		for _, l := range out {
+			tb.add(fmt.Sprint(l.ID), l.Name, l.Path, l.Format, fmt.Sprint(l.Threads), fmt.Sprint(l.Metrics), fmt.Sprint(l.Nodes), fmt.Sprint(l.Counters))
+		}
+		return tb.writeCSV(a.out)
+	}
+	return nil
 }
 
 // refuseDuplicate fails when a stored trial is named name.

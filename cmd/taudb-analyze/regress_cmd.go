@@ -23,6 +23,20 @@ func (e regressionFound) Error() string { return e.msg }
 // ExitCode is the process exit code for this error: 3.
 func (e regressionFound) ExitCode() int { return 3 }
 
+// seriesFlags are the flags regress shares with the analyses of a series.
+type seriesFlags struct {
+	sel       selection
+	metric    string
+	aggregate string
+	short     bool
+	noSave    bool
+	table     string
+}
+
+func (f *seriesFlags) options() analysis.SeriesOptions {
+	return analysis.SeriesOptions{Metric: f.metric, Aggregate: f.aggregate, ShortNames: f.short}
+}
+
 // regressFlags are regress's flags.
 type regressFlags struct {
 	series    seriesFlags
@@ -146,7 +160,7 @@ func (a *app) runRegress(cmd *cobra.Command, f *regressFlags) error {
 		return flagError(err)
 	}
 	a.detail("regress computed in %v over %d trials", since(start), len(trials))
-	if err := a.storeAndPrint(ctx, db, res, ids, f.series.noSave, f.series.table, storeWith{}); err != nil {
+	if _, _, err := a.storeAndPrint(ctx, db, res, ids, f.series.noSave, f.series.table, storeWith{}); err != nil {
 		return err
 	}
 	return failOn(res, f.failOn, threshold)

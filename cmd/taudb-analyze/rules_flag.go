@@ -22,12 +22,3 @@ func (r *rulesFlag) load() ([]classify.Rule, error) {
 	}
 	return classify.LoadRules(r.path)
 }
-
-// list returns the rules in effect: the defaults changed by --rules.
-func (r *rulesFlag) list() ([]classify.Rule, error) {
-	rs, err := r.load()
-	if rs == nil && err == nil {
-		rs = classify.Default()
-	}
-	return rs, err
-}
