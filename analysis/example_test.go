@@ -61,6 +61,7 @@ func Example_scalabilityStudy() {
 	// Program: efficiency 5.8% at p = 8 (speedup 0.467 against mm-0 at p = 1), Karp-Flatt serial fraction undefined: slower than the baseline (speedup below 1).
 	// The program's time turns around: it falls to 4.43 s at p = 2, then rises to 9.53 s at p = 8 (+114.9%); beyond p = 2 more processes make it slower.
 	// The program does not fit Amdahl's law: the time grows with p (Amdahl's law T_1*(f + (1−f)/p) needs f in [0, 1]).
+	// The program's model is bounded by its points: 4 distinct p: at most one term (two terms need 5).
 	// Program model: T(p) = 4.41152e+06 + 25140.9 * p^(3/2) * log2(p)^2 (SMAPE 0.553%), predicting 30.2 s at p = 16 (95% prediction interval 27.6 s to 32.7 s).
 	// Stops scaling at p = 4: void compute(double **, double **, double **, int, int, int) C [{matmult.c} {90,1}-{109,1}] (efficiency 19.2%, 57.0% of the time there, 57.4% at p = 8).
 	// Stops scaling at p = 2: void compute_interchange(double **, double **, double **, int, int, int) C [{matmult.c} {111,1}-{130,1}] (efficiency 49.7%, 47.8% of the time there, 41.7% at p = 8).

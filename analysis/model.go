@@ -55,8 +55,10 @@ var ModelLogExponents = []int{-2, -1, 0, 1, 2}
 // coefficient is rounding noise.
 const ModelEpsilon = 5e-4
 
-// Minimum numbers of points for the hypotheses with one and two terms: the
-// AICc of a hypothesis with k coefficients is defined for n > k + 1 points.
+// Minimum numbers of distinct parameter values for the hypotheses with one
+// and two terms: a hypothesis with k coefficients needs k + 2 (one value
+// for the leave-one-out error, one for a residual), so fewer values
+// restrict the search to fewer terms (ModelTermBound says so).
 const (
 	ModelMinPointsOneTerm = 4
 	ModelMinPointsTwoTerm = 5

@@ -359,6 +359,9 @@ func (st *scalStudy) reliability(i int) string {
 	if !(m.Eval(st.predict) > 0) {
 		notes = append(notes, "non-positive prediction")
 	}
+	if b := ModelTermBound(st.distinctP(i)); b != "" {
+		notes = append(notes, b)
+	}
 	if len(m.NearTies) > 0 {
 		notes = append(notes, fmt.Sprintf("%d near tie(s) within Δcriterion < %d", len(m.NearTies), ModelNearTie))
 	}
@@ -366,6 +369,29 @@ func (st *scalStudy) reliability(i int) string {
 		return "ok"
 	}
 	return strings.Join(notes, "; ")
+}
+
+// distinctP returns the number of distinct p among row i's points.
+func (st *scalStudy) distinctP(i int) int {
+	seen := map[float64]bool{}
+	for _, k := range st.points[i] {
+		seen[st.ps[k]] = true
+	}
+	return len(seen)
+}
+
+// ModelTermBound says how n distinct parameter values bound the model's
+// terms (a hypothesis with k coefficients needs k + 2 distinct values:
+// one left for the leave-one-out error, one for the residual): "" from
+// ModelMinPointsTwoTerm (5) on, else what is left out.
+func ModelTermBound(n int) string {
+	switch {
+	case n >= ModelMinPointsTwoTerm:
+		return ""
+	case n >= ModelMinPointsOneTerm:
+		return fmt.Sprintf("%d distinct p: at most one term (two terms need %d)", n, ModelMinPointsTwoTerm)
+	}
+	return fmt.Sprintf("%d distinct p: constant only (a term needs %d)", n, ModelMinPointsOneTerm)
 }
 
 // positive returns v when it is a positive number, else NaN.
@@ -661,6 +687,9 @@ func (st *scalStudy) modelFindings(res *Result) {
 	}
 	d, m := st.d, st.models[0]
 	p := formatNum(st.predict)
+	if b := ModelTermBound(st.distinctP(0)); b != "" {
+		res.Findf("The program's model is bounded by its points: %s.", b)
+	}
 	if m.SMAPE > ModelUnreliableSMAPE {
 		res.Findf("Program model: T(p) = %s fits poorly (SMAPE %.3g%% > %d%%): no prediction is given.", m.String(), m.SMAPE, ModelUnreliableSMAPE)
 		return
@@ -675,6 +704,7 @@ func (st *scalStudy) modelFindings(res *Result) {
 		interval = fmt.Sprintf(" (95%% prediction interval %s to %s)", formatMicrosOrValue(d, math.Max(lo, 0)), formatMicrosOrValue(d, hi))
 	}
 	res.Findf("Program model: T(p) = %s (SMAPE %.3g%%), predicting %s at p = %s%s.", m.String(), m.SMAPE, formatMicrosOrValue(d, y), p, interval)
+
 	last := st.ps[st.points[0][len(st.points[0])-1]]
 	if st.predict > ExtrapolationLimit*last {
 		res.Findf("The prediction at p = %s extrapolates %.3g× beyond the largest measured p = %s: measure closer to it before relying on it.", p, st.predict/last, formatNum(last))

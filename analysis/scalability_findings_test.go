@@ -239,3 +239,41 @@ func TestNearTies(t *testing.T) {
 		t.Error("no near tie on 40 noisy series")
 	}
 }
+
+// TestModelTermBound: short series restrict the model's terms, and the
+// reliability column and the findings say so.
+func TestModelTermBound(t *testing.T) {
+	for _, c := range []struct {
+		ps       []int
+		want     string
+		maxTerms int
+	}{
+		{[]int{1, 2, 4}, "3 distinct p: constant only (a term needs 4)", 0},
+		{[]int{1, 2, 4, 8}, "4 distinct p: at most one term (two terms need 5)", 2},
+		{[]int{1, 2, 4, 8, 16}, "", 2},
+	} {
+		res, err := Scalability(lawSeries(t, c.ps, 1, progLaw, testLaws, nil), ScalabilityOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mt := mustTable(t, res, "models")
+		for i := range mt.NumRows() {
+			rel := mt.Text("reliability", i)
+			if (c.want == "") == strings.Contains(rel, "distinct p") || !strings.Contains(rel, c.want) {
+				t.Errorf("%v points, %s: reliability %q, want %q", len(c.ps), mt.Text("region", i), rel, c.want)
+			}
+			terms := 0
+			for _, col := range []string{"c0", "c1", "c2"} {
+				if v := mt.Num(col, i); !math.IsNaN(v) && v != 0 {
+					terms++
+				}
+			}
+			if terms-1 > c.maxTerms {
+				t.Errorf("%v points: model %q has more coefficients than the points support", len(c.ps), mt.Text("model", i))
+			}
+		}
+		if f := findingWith(res, "bounded by its points"); (c.want == "") != (f == "") || !strings.Contains(f, c.want) {
+			t.Errorf("%v points: finding %q", len(c.ps), f)
+		}
+	}
+}
