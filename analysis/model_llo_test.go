@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"sort"
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
@@ -134,19 +133,6 @@ func lloError(s lloSeries, predict func(p, y []float64, at float64) float64) (re
 	n := len(s.p)
 	pred = predict(s.p[:n-1], s.y[:n-1], s.p[n-1])
 	return math.Abs(pred-s.y[n-1]) / s.y[n-1], pred
-}
-
-// median returns the median of v (NaN for none).
-func medianOf(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // realLLOSeries returns the program and every region (exclusive and

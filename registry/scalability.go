@@ -2,8 +2,13 @@ package registry
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
+	"github.com/taudb-analyze/taudb-analyze/extrap"
 )
 
 // Scalability studies every region across a series (analysis.Scalability):
@@ -26,6 +31,15 @@ type Scalability struct {
 	Threshold float64
 	// Predict is the p the models are evaluated at; 0 twice the largest p.
 	Predict float64
+	// Input is an Extra-P text or JSON measurement file to model instead
+	// of trials (package extrap); the result is printed, not stored.
+	Input string
+	// Repetitions reduces the repetitions of a point in Input: "median"
+	// or "mean".
+	Repetitions string
+	// ExportExtrap is a file the series' values are written to in
+	// Extra-P's text format (the program and every region present at each p).
+	ExportExtrap string
 }
 
 func init() {
@@ -54,18 +68,76 @@ func (o *Scalability) Bind(b *Binder) {
 	b.Bool(&o.Inclusive, "inclusive", false, "model inclusive values (default exclusive)")
 	b.Float(&o.Threshold, "threshold", 0.5, "efficiency below which a region has stopped scaling")
 	b.Float(&o.Predict, "predict", 0, "predict the time at this p (default: twice the largest p)")
+	b.String(&o.Input, "input", "", "model an Extra-P text or JSON measurement file instead of trials (printed, not stored)")
+	b.Enum(&o.Repetitions, "repetitions", "median", []string{"median", "mean"}, "with --input: fit the median or the mean of a point's repetitions")
+	b.String(&o.ExportExtrap, "export-extrap", "", "also write the series' values to this file in Extra-P's text format")
 }
 
-// Validate accepts every combination.
-func (o *Scalability) Validate() error { return nil }
+// Validate rejects --export-extrap with --input (the file is already
+// Extra-P's).
+func (o *Scalability) Validate() error {
+	if o.Input != "" && o.ExportExtrap != "" {
+		return &UsageError{Option: "export-extrap", Msg: "--export-extrap exports trials; --input is already an Extra-P file"}
+	}
+	return nil
+}
 
-// Run computes analysis.Scalability of the series.
+// FileInput returns the measurement file to model instead of trials.
+func (o *Scalability) FileInput() string { return o.Input }
+
+// Run computes analysis.Scalability of the series, or with Input the
+// models of the file's series (analysis.ModelDataset).
 func (o *Scalability) Run(ctx context.Context, in Input) (Output, error) {
+	if o.Input != "" {
+		d, err := extrap.Read(o.Input)
+		if err != nil {
+			return Output{}, err
+		}
+		res, err := analysis.ModelDataset(d, analysis.DatasetOptions{Source: o.Input, Mean: o.Repetitions == "mean", Predict: o.Predict})
+		return Output{Result: res}, err
+	}
 	s, err := analysis.NewSeries(in.Trials, o.PFrom, "")
 	if err != nil {
 		return Output{}, err
 	}
-	res, err := analysis.Scalability(s, analysis.ScalabilityOptions{SeriesOptions: o.options(), Baseline: o.Baseline, Weak: o.Weak,
-		Inclusive: o.Inclusive, Threshold: o.Threshold, Predict: o.Predict})
-	return Output{Result: res}, err
+	opt := analysis.ScalabilityOptions{SeriesOptions: o.options(), Baseline: o.Baseline, Weak: o.Weak,
+		Inclusive: o.Inclusive, Threshold: o.Threshold, Predict: o.Predict}
+	res, err := analysis.Scalability(s, opt)
+	if err != nil || o.ExportExtrap == "" {
+		return Output{Result: res}, err
+	}
+	return Output{Result: res}, exportExtrap(o.ExportExtrap, s, opt, res)
+}
+
+// exportExtrap writes the series to path in Extra-P's text format,
+// through a temporary file renamed into place (nothing half-written), and
+// says so in a finding.
+func exportExtrap(path string, s analysis.Series, opt analysis.ScalabilityOptions, res *analysis.Result) error {
+	d, dropped, err := analysis.ScalabilityExport(s, opt)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, func(w io.Writer) error { return extrap.WriteText(w, d) }); err != nil {
+		return fmt.Errorf("--export-extrap %s: %w", path, err)
+	}
+	res.Findf("Exported %d series to %s in Extra-P's text format (%d region(s) without a value at every p left out).", len(d.Kernels), path, dropped)
+	return nil
+}
+
+// writeAtomic writes path through a temporary file in its folder, renamed
+// into place only when write succeeded.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
