@@ -46,8 +46,9 @@ func multiSearch(pts [][]float64, ys []float64, cols []MultiTerm) multiCand {
 		}
 	}
 	var idx []int
+	buf := make([]float64, 3*n)
 	try := func(sub []MultiTerm) {
-		h, ok := cachedHypothesis(n, vals, idx)
+		h, ok := cachedHypothesis(n, vals, idx, buf)
 		if !ok || n < h.k+2 || !h.solve(ys, sw, f, q) || !b.admissible(&h, f, ys, maxAbs) {
 			return
 		}
@@ -58,6 +59,7 @@ func multiSearch(pts [][]float64, ys []float64, cols []MultiTerm) multiCand {
 		if !(crit < best.crit-modelTieTolerance) || !multiPositive(pts, sub, f.coef[:h.k], maxAbs) {
 			return
 		}
+		h.x = append([]float64(nil), h.x...)
 		best = multiCand{cols: append([]MultiTerm(nil), sub...), h: h, crit: crit}
 	}
 	try(nil)
@@ -78,10 +80,11 @@ func multiSearch(pts [][]float64, ys []float64, cols []MultiTerm) multiCand {
 }
 
 // cachedHypothesis builds the design matrix [1, vals[idx[0]], ...] of n
-// points from the precomputed columns.
-func cachedHypothesis(n int, vals [][]float64, idx []int) (hypothesis, bool) {
+// points from the precomputed columns, in buf (n*(len(idx)+1) long at
+// least).
+func cachedHypothesis(n int, vals [][]float64, idx []int, buf []float64) (hypothesis, bool) {
 	k := len(idx) + 1
-	h := hypothesis{k: k, x: make([]float64, n*k), konst: 0}
+	h := hypothesis{k: k, x: buf[:n*k], konst: 0}
 	for i := range n {
 		h.x[i*k] = 1
 		for c, j := range idx {

@@ -34,9 +34,13 @@ type Scalability struct {
 	// Input is an Extra-P text or JSON measurement file to model instead
 	// of trials (package extrap); the result is printed, not stored.
 	Input string
-	// Repetitions reduces the repetitions of a point in Input: "median"
-	// or "mean".
+	// Repetitions reduces the repetitions of a point (in Input, or trials
+	// at equal parameter values with Params): "median" or "mean".
 	Repetitions string
+	// Params are the parameters of a multi-parameter model ("p",
+	// "threads", "nodes", "hosts", "meta:KEY"); none (or only p) is the
+	// single-parameter study.
+	Params []string
 	// ExportExtrap is a file the series' values are written to in
 	// Extra-P's text format (the program and every region present at each p).
 	ExportExtrap string
@@ -69,13 +73,20 @@ func (o *Scalability) Bind(b *Binder) {
 	b.Float(&o.Threshold, "threshold", 0.5, "efficiency below which a region has stopped scaling")
 	b.Float(&o.Predict, "predict", 0, "predict the time at this p (default: twice the largest p)")
 	b.String(&o.Input, "input", "", "model an Extra-P text or JSON measurement file instead of trials (printed, not stored)")
-	b.Enum(&o.Repetitions, "repetitions", "median", []string{"median", "mean"}, "with --input: fit the median or the mean of a point's repetitions")
+	b.Enum(&o.Repetitions, "repetitions", "median", []string{"median", "mean"}, "with --input or --param: fit the median or the mean of a point's repetitions")
+	b.Strings(&o.Params, "param", nil, "model over several parameters: repeat (--param p --param meta:SIZE); trials at equal values are repetitions")
 	b.String(&o.ExportExtrap, "export-extrap", "", "also write the series' values to this file in Extra-P's text format")
 }
 
 // Validate rejects --export-extrap with --input (the file is already
 // Extra-P's).
 func (o *Scalability) Validate() error {
+	if len(o.Params) == 1 && o.Params[0] != "p" {
+		return &UsageError{Option: "param", Msg: "one --param: use --p-from " + o.Params[0] + " for a single parameter, or give two or more"}
+	}
+	if len(o.Params) > 1 && (o.Input != "" || o.ExportExtrap != "") {
+		return &UsageError{Option: "param", Msg: "--param with --input or --export-extrap is not supported yet"}
+	}
 	if o.Input != "" && o.ExportExtrap != "" {
 		return &UsageError{Option: "export-extrap", Msg: "--export-extrap exports trials; --input is already an Extra-P file"}
 	}
@@ -102,6 +113,10 @@ func (o *Scalability) Run(ctx context.Context, in Input) (Output, error) {
 	}
 	opt := analysis.ScalabilityOptions{SeriesOptions: o.options(), Baseline: o.Baseline, Weak: o.Weak,
 		Inclusive: o.Inclusive, Threshold: o.Threshold, Predict: o.Predict}
+	if len(o.Params) > 1 {
+		res, err := analysis.ScalabilityMulti(in.Trials, o.Params, opt, map[bool]analysis.MultiReduce{true: analysis.ReduceMean}[o.Repetitions == "mean"])
+		return Output{Result: res}, err
+	}
 	res, err := analysis.Scalability(s, opt)
 	if err != nil || o.ExportExtrap == "" {
 		return Output{Result: res}, err
