@@ -377,7 +377,7 @@ func FitModel(p, y []float64) (Model, error) {
 			return Model{}, fmt.Errorf("model: measurement %v at p = %v is not a finite number", y[i], p[i])
 		}
 	}
-	return newModelBasis(p).fit(y), nil
+	return cachedBasis(p, defaultModelMethod, &fitBases).fit(y), nil
 }
 
 // smapeTerm returns 100*|pred − y|/((|pred| + |y|)/2), 0 when both are 0.

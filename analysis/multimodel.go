@@ -165,7 +165,7 @@ func FitMultiModel(names []string, x [][]float64, reps [][]float64, reduce Multi
 	}
 	cands := candidateTerms(names, pts, ys)
 	for k := range cands {
-		cands[k] = widenCandidates(cands[k])
+		cands[k] = widenCandidates(cands[k][:min(multiWiden, len(cands[k]))])
 	}
 	cols := combineColumns(len(names), cands)
 	best := multiSearch(pts, ys, cols)
@@ -415,6 +415,10 @@ func combineColumns(n int, cands [][]Term) []MultiTerm {
 	return out
 }
 
+// multiWiden is how many of a parameter's best candidate terms are widened
+// to their neighbours (the product columns grow with its square).
+const multiWiden = multiMaxTerms
+
 // widenCandidates adds to the candidate terms of a parameter the terms of
 // multiTerms next to each (the neighbouring exponents with the same log
 // factor), since the line search may stop one step off.
@@ -442,31 +446,41 @@ func widenCandidates(ts []Term) []Term {
 	return out
 }
 
-// lineBases caches the single-parameter bases of the line search by their
-// parameter values (a grid's lines share them across regions), at most
-// maxLineBases of them (the cache is emptied when full).
-var lineBases = struct {
+// basisCache holds prepared bases by their parameter values, at most
+// maxCachedBases of them (emptied when full): series that share their
+// parameter values (a grid's lines, the regions of one study) share them.
+type basisCache struct {
 	sync.Mutex
 	m map[string]*modelBasis
-}{m: map[string]*modelBasis{}}
+}
 
-const maxLineBases = 64
+// maxCachedBases bounds a basisCache.
+const maxCachedBases = 64
 
-// lineBasis returns the (cached) basis of multiLineMethod for xs.
-func lineBasis(xs []float64) *modelBasis {
+var (
+	fitBases  = basisCache{m: map[string]*modelBasis{}} // FitModel's
+	lineBases = basisCache{m: map[string]*modelBasis{}} // the line search's
+)
+
+// cachedBasis returns the basis of method m for xs from c, preparing it
+// when absent.
+func cachedBasis(xs []float64, m modelMethod, c *basisCache) *modelBasis {
 	key := fmt.Sprint(xs)
-	lineBases.Lock()
-	b, ok := lineBases.m[key]
-	lineBases.Unlock()
+	c.Lock()
+	b, ok := c.m[key]
+	c.Unlock()
 	if ok {
 		return b
 	}
-	b = newModelBasisWith(xs, multiLineMethod)
-	lineBases.Lock()
-	if len(lineBases.m) >= maxLineBases {
-		clear(lineBases.m)
+	b = newModelBasisWith(xs, m)
+	c.Lock()
+	if len(c.m) >= maxCachedBases {
+		clear(c.m)
 	}
-	lineBases.m[key] = b
-	lineBases.Unlock()
+	c.m[key] = b
+	c.Unlock()
 	return b
 }
+
+// lineBasis returns the (cached) basis of multiLineMethod for xs.
+func lineBasis(xs []float64) *modelBasis { return cachedBasis(xs, multiLineMethod, &lineBases) }
