@@ -244,6 +244,7 @@ type Model struct {
 	cols     []Term    // the fitted columns (Term{} the constant)
 	cov      []float64 // (XᵀWX)⁻¹, k×k
 	s2       float64   // weighted residual variance Σ(w_i*r_i)²/(n−k)
+	press    float64   // weighted leave-one-out sum Σ(w_i*r_i/(1−h_ii))²
 }
 
 // ModelNearTie is the criterion difference below which another hypothesis

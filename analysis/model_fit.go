@@ -522,6 +522,14 @@ func (b *modelBasis) describe(c modelCand, y, sw []float64, maxAbs, floor float6
 		mean += v
 	}
 	mean /= float64(n)
+	m.press = 0
+	for i, r := range f.resid {
+		if lev := 1 - f.hat[i]; lev > 1e-10 {
+			m.press += (sw[i] * r / lev) * (sw[i] * r / lev)
+		} else {
+			m.press = math.Inf(1)
+		}
+	}
 	m.CVSMAPE = math.NaN()
 	var cv float64
 	for i, v := range y {

@@ -122,6 +122,8 @@ type scalStudy struct {
 	sp, ideal, eff, kf [][]float64
 	points             [][]int // per row, the experiments with a value
 	models             []Model
+	segs               []SegModel // two-segment models, where they beat one (segOK)
+	segOK              []bool
 	amdahl             []amdahlFit
 }
 
@@ -235,6 +237,7 @@ func (st *scalStudy) fit() {
 	}
 	st.models = make([]Model, len(st.vals))
 	st.amdahl = make([]amdahlFit, len(st.vals))
+	st.segs, st.segOK = make([]SegModel, len(st.vals)), make([]bool, len(st.vals))
 	parallelRows(len(st.vals), func(i int) {
 		if len(st.points[i]) == 0 {
 			return
@@ -242,6 +245,9 @@ func (st *scalStudy) fit() {
 		x, y := st.xy(i)
 		st.models[i] = bases[keys[i]].fit(y)
 		st.amdahl[i] = fitAmdahl(x, y, st.opt.Weak)
+		if st.distinctP(i) >= 2*ModelSegmentMinPoints {
+			st.segs[i], st.segOK[i], _ = FitSegmented(x, y)
+		}
 	})
 }
 
@@ -466,6 +472,20 @@ func (st *scalStudy) modelsTable() Table {
 	t.AddNum("predicted_low", d.unit, lo)
 	t.AddNum("predicted_high", d.unit, hi)
 	t.AddText("reliability", rel)
+	var segText []string
+	var change []float64
+	for i := range st.vals {
+		if len(st.points[i]) == 0 {
+			continue
+		}
+		if st.segOK[i] {
+			segText, change = append(segText, st.segs[i].String()), append(change, st.segs[i].FirstRight)
+		} else {
+			segText, change = append(segText, ""), append(change, math.NaN())
+		}
+	}
+	t.AddText("segmented_model", segText)
+	t.AddNum("change_p", "", change)
 	t.AddNum("near_ties", "", nTies)
 	t.AddText("tie_model", tie)
 	t.AddNum("tie_predicted", d.unit, tiePred)
@@ -689,6 +709,12 @@ func (st *scalStudy) modelFindings(res *Result) {
 	p := formatNum(st.predict)
 	if b := ModelTermBound(st.distinctP(0)); b != "" {
 		res.Findf("The program's model is bounded by its points: %s.", b)
+	}
+	if st.segOK[0] {
+		sg := st.segs[0]
+		res.Findf("The program's time changes regime between p = %s and p = %s: T(p) = %s up to p = %s, T(p) = %s from p = %s on (two segments beat one model by Δcriterion = %.3g); the right segment predicts %s at p = %s.",
+			formatNum(sg.LastLeft), formatNum(sg.FirstRight), sg.Left, formatNum(sg.LastLeft), sg.Right, formatNum(sg.FirstRight), sg.Gain,
+			formatMicrosOrValue(d, sg.Right.Eval(st.predict)), p)
 	}
 	if m.SMAPE > ModelUnreliableSMAPE {
 		res.Findf("Program model: T(p) = %s fits poorly (SMAPE %.3g%% > %d%%): no prediction is given.", m.String(), m.SMAPE, ModelUnreliableSMAPE)
