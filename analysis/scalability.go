@@ -32,6 +32,10 @@ type ScalabilityOptions struct {
 	// Predict is the p at which every fitted model is evaluated: 0 means
 	// twice the largest P of the series.
 	Predict float64
+	// Suggest, when > 0, adds table "suggestions": the Suggest values of p
+	// whose measurement would most narrow the program's prediction at
+	// Predict (SuggestMeasurements), with each run's estimated cost.
+	Suggest int
 }
 
 // Scalability studies how the program and each region of the flat view
@@ -93,7 +97,48 @@ func Scalability(exps []Experiment, opt ScalabilityOptions) (*Result, error) {
 	grows := st.growth()
 	res.AddTable(st.growthTable(grows))
 	st.findings(res, stops, grows)
+	if opt.Suggest > 0 {
+		if err := st.suggest(res); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// suggest adds table "suggestions" and its finding for the program.
+func (st *scalStudy) suggest(res *Result) error {
+	x, _ := st.xy(0)
+	sug, err := SuggestMeasurements(st.models[0], x, st.predict, st.opt.Suggest)
+	if err != nil {
+		return err
+	}
+	t := Table{Name: "suggestions", Title: fmt.Sprintf("Where to measure next to narrow the program's prediction at p = %s: the 95%% confidence half-width of the model's value there now and after one more run at p, and that run's time and process-time (p × time) from the model", formatNum(st.predict))}
+	var rank, p, before, after, red, tm, cost []float64
+	for i, s := range sug {
+		rank, p, before, after = append(rank, float64(i+1)), append(p, s.P), append(before, s.HalfBefore), append(after, s.HalfAfter)
+		red, tm, cost = append(red, 100*s.Reduction), append(tm, s.Time), append(cost, s.Cost)
+	}
+	t.AddNum("rank", "", rank)
+	t.AddNum("p", "", p)
+	t.AddNum("half_width_now", st.d.unit, before)
+	t.AddNum("half_width_after", st.d.unit, after)
+	t.AddNum("reduction_percent", "%", red)
+	t.AddNum("run_time", st.d.unit, tm)
+	t.AddNum("process_time", "", cost)
+	res.AddTable(t)
+	if len(sug) == 0 {
+		res.Findf("No measurement to suggest: the program's model has no interval (too few points) or every candidate p is measured.")
+		return nil
+	}
+	s := sug[0]
+	if !(s.HalfBefore > 1e-6*math.Abs(st.models[0].Eval(st.predict))) { // rounding noise: an exact fit
+		res.Findf("The program's model fits its points exactly (no residual): its prediction at p = %s has no interval to narrow; table suggestions lists candidate runs and their cost only.", formatNum(st.predict))
+		return nil
+	}
+	res.Findf("To narrow the prediction at p = %s, measure next at p = %s: the 95%% confidence half-width there falls from %s to %s (−%.0f%%), for a run of about %s (model estimate; table suggestions ranks %d).",
+		formatNum(st.predict), formatNum(s.P), formatMicrosOrValue(st.d, s.HalfBefore), formatMicrosOrValue(st.d, s.HalfAfter), 100*s.Reduction,
+		formatMicrosOrValue(st.d, s.Time), len(sug))
+	return nil
 }
 
 // ModelUnreliableSMAPE is the in-sample SMAPE (percent) above which

@@ -49,7 +49,7 @@ func TestScalabilityExtrapFiles(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("synth: %s", r.stderr)
 	}
-	db := []string{"--db", "sqlite:" + filepath.Join(dir, "s.db")}
+	db := []string{"--db", "sqlite:" + filepath.Join(dir, "s.db")} // noise 0: exact models
 	for _, p := range strings.Fields(r.stdout) {
 		ok(t, nil, append(db, "load", "-a", "synth", p)...)
 	}
@@ -58,6 +58,11 @@ func TestScalabilityExtrapFiles(t *testing.T) {
 	if !strings.Contains(r.stdout, "Exported") {
 		t.Errorf("no export finding:\n%s", r.stdout)
 	}
+	sr := ok(t, nil, append(db, "--format", "json", "scalability", "--where", `application == "synth"`, "--no-save", "--predict", "128", "--suggest", "2")...)
+	if !strings.Contains(sr.stdout, `"suggestions"`) || !strings.Contains(sr.stdout, "no interval to narrow") {
+		t.Errorf("--suggest:\n%s", sr.stdout)
+	}
+	fails(t, 2, "--suggest -1", append(db, "scalability", "--where", `application == "synth"`, "--suggest", "-1")...)
 	data, err := os.ReadFile(out)
 	if err != nil || !strings.HasPrefix(string(data), "PARAMETER p\n") || strings.Count(string(data), "POINTS") != 5 {
 		t.Fatalf("export %v:\n%s", err, data)
