@@ -92,6 +92,9 @@ func Scalability(exps []Experiment, opt ScalabilityOptions) (*Result, error) {
 	res.AddTable(st.programTable())
 	res.AddTable(st.regionsTable())
 	res.AddTable(st.modelsTable())
+	if len(st.points[0]) > 0 {
+		res.AddTable(st.curveTable())
+	}
 	stops := st.stops()
 	res.AddTable(st.stopTable(stops))
 	grows := st.growth()
@@ -534,6 +537,41 @@ func (st *scalStudy) modelsTable() Table {
 	t.AddNum("near_ties", "", nTies)
 	t.AddText("tie_model", tie)
 	t.AddNum("tie_predicted", d.unit, tiePred)
+	return t
+}
+
+// curvePoints is the number of p at which table program_curve evaluates
+// the program's model.
+const curvePoints = 24
+
+// curveTable evaluates the program's model, its 95% prediction interval
+// and its two-segment model (when one was found) at curvePoints values of
+// p spaced geometrically from the smallest measured p to the larger of
+// the largest measured p and the prediction point: the data of the
+// report's model chart.
+func (st *scalStudy) curveTable() Table {
+	m := st.models[0]
+	x, _ := st.xy(0)
+	lo, hi := x[0], math.Max(x[len(x)-1], st.predict)
+	t := Table{Name: "program_curve", Title: fmt.Sprintf("The program's model at %d values of p from %s to %s, with its 95%% prediction interval and, where a change of regime was found, the two-segment model (NaN elsewhere)", curvePoints, formatNum(lo), formatNum(hi))}
+	var ps, model, low, high, seg []float64
+	for k := range curvePoints {
+		p := lo * math.Pow(hi/lo, float64(k)/float64(curvePoints-1))
+		if lo == hi {
+			p = lo
+		}
+		l, h := m.PredictionInterval(p, 0.95)
+		sv := math.NaN()
+		if st.segOK[0] {
+			sv = st.segs[0].Eval(p)
+		}
+		ps, model, low, high, seg = append(ps, p), append(model, m.Eval(p)), append(low, l), append(high, h), append(seg, sv)
+	}
+	t.AddNum("p", "", ps)
+	t.AddNum("model", st.d.unit, model)
+	t.AddNum("predicted_low", st.d.unit, low)
+	t.AddNum("predicted_high", st.d.unit, high)
+	t.AddNum("segmented", st.d.unit, seg)
 	return t
 }
 

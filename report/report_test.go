@@ -108,7 +108,7 @@ func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
 
 // chartCounts is the number of charts each analysis gets from evilResults.
 var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 3, "overhead": 1,
-	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 2, "improvement": 2, "scalability": 3}
+	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 2, "improvement": 2, "scalability": 4}
 
 // speedupResult is a hand-made speedup result with an undefined value.
 func speedupResult() *analysis.Result {
@@ -346,5 +346,31 @@ func TestPageFile(t *testing.T) {
 		if got := pageFile(1, c.name, used); got != c.want {
 			t.Errorf("pageFile(%q) = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestScalabilityCurveSegments: a series that changes regime gets the
+// model chart with its interval and its two segments.
+func TestScalabilityCurveSegments(t *testing.T) {
+	var s []analysis.Experiment
+	for p := 2; p <= 1024; p *= 2 {
+		f := 2e4/float64(p) + 10
+		if p > 64 {
+			f += 300 * (1 + math.Log2(float64(p)/128))
+		}
+		s = append(s, analysis.Experiment{Trial: evilTrialN(t, p, f/100, "seg"), Name: "p=" + itoa(p), P: float64(p)})
+	}
+	res, err := analysis.Scalability(s, analysis.ScalabilityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range scalabilityCharts(res) {
+		if strings.Contains(c.Title, "two segments") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no segment chart; models %v", res.Table("models").Text("segmented_model", 0))
 	}
 }

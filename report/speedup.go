@@ -62,12 +62,44 @@ func scalabilityCharts(res *analysis.Result) []Chart {
 			break
 		}
 	}
+	if c := res.Table("program_curve"); c != nil && c.NumRows() > 0 && hasCols(c, "p", "model", "predicted_low", "predicted_high", "segmented") {
+		out = append(out, curveChart(t, c))
+	}
 	if hasCols(t, "speedup", "ideal_speedup") {
 		out = append(out, Chart{Title: "Speedup against p",
 			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true, nil}, {"ideal", nums(t, "ideal_speedup"), true, false, nil}}),
 			Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "speedup", "ideal_speedup", "efficiency", "karp_flatt")})
 	}
 	return out
+}
+
+// curveChart draws the program's model from table program_curve with its
+// 95% prediction interval (dashed), the two-segment model when there is
+// one, and the measured times as points.
+func curveChart(t, c *analysis.Table) Chart {
+	series := []lineSeries{
+		{"measured", nums(t, "time"), false, true, nums(t, "p")},
+		{"model", nums(c, "model"), false, false, nil},
+		{"95% prediction interval, low", nums(c, "predicted_low"), true, false, nil},
+		{"95% prediction interval, high", nums(c, "predicted_high"), true, false, nil},
+	}
+	title := "Program model with its 95% prediction interval (log-log)"
+	if seg := nums(c, "segmented"); hasDefined(seg) {
+		series = append(series, lineSeries{"two segments", seg, false, false, nil})
+		title = "Program model, its 95% prediction interval and its two segments (log-log)"
+	}
+	return Chart{Title: title, Chart: logLogChart("Program time: model, interval, segments", withUnit("time", unitOf(t, "time")), nums(c, "p"), series),
+		Table: subTable(c, "The numbers drawn", nil, "p", "model", "predicted_low", "predicted_high", "segmented")}
+}
+
+// hasDefined says whether v has a number that is not NaN.
+func hasDefined(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineSeries is one line of a chart against p.
@@ -113,9 +145,13 @@ func logLogChart(title, yName string, x []float64, series []lineSeries) *charts.
 	for k, s := range series {
 		pos[k] = s
 		pos[k].y = make([]float64, len(s.y))
+		sx := x
+		if s.x != nil {
+			sx = s.x
+		}
 		for i, v := range s.y {
 			pos[k].y[i] = v
-			if !(v > 0) || !(x[i] > 0) {
+			if !(v > 0) || !(sx[i] > 0) {
 				pos[k].y[i] = math.NaN()
 			}
 		}
