@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -81,6 +82,9 @@ func ScalabilityMulti(trials []*drg.Trial, params []string, opt ScalabilityOptio
 		}
 	}
 	res.AddTable(multiTable(d, names, models, at, coords))
+	if len(params) == 2 {
+		res.AddTable(surfaceTable(d, models[0], coords, rows[0], reduce))
+	}
 	multiFindings(res, d, models[0], at, coords)
 	return res, nil
 }
@@ -198,4 +202,45 @@ func multiFindings(res *Result, d *seriesData, m MultiModel, at []float64, coord
 	if rel := multiReliability(m, at, coords); rel != "ok" {
 		res.Findf("Caveats of the program's prediction: %s.", rel)
 	}
+}
+
+// surfaceTable lists, for two parameters, the program's model and its
+// measured (reduced) value at every measured combination of the two
+// parameters' values, in long form: x1, x2, model, measured (NaN where the
+// combination was not measured), the data of the report's heat map.
+func surfaceTable(d *seriesData, m MultiModel, coords [][]float64, vals []float64, reduce MultiReduce) Table {
+	var xs1, xs2 []float64
+	seen1, seen2 := map[float64]bool{}, map[float64]bool{}
+	byPt := map[[2]float64][]float64{}
+	for e, c := range coords {
+		if !seen1[c[0]] {
+			seen1[c[0]], xs1 = true, append(xs1, c[0])
+		}
+		if !seen2[c[1]] {
+			seen2[c[1]], xs2 = true, append(xs2, c[1])
+		}
+		k := [2]float64{c[0], c[1]}
+		byPt[k] = append(byPt[k], vals[e])
+	}
+	sort.Float64s(xs1)
+	sort.Float64s(xs2)
+	t := Table{Name: "program_surface", Title: fmt.Sprintf("The program's model and its measured value (%s of the repetitions) at every combination of %s and %s", map[MultiReduce]string{ReduceMedian: "median", ReduceMean: "mean"}[reduce], m.Names[0], m.Names[1])}
+	var c1, c2, model, meas []float64
+	for _, a := range xs1 {
+		for _, b := range xs2 {
+			v := math.NaN()
+			if r := byPt[[2]float64{a, b}]; len(r) > 0 {
+				v = medianOf(r)
+				if reduce == ReduceMean {
+					v = meanOf(r)
+				}
+			}
+			c1, c2, model, meas = append(c1, a), append(c2, b), append(model, m.Eval([]float64{a, b})), append(meas, v)
+		}
+	}
+	t.AddNum("x1", "", c1)
+	t.AddNum("x2", "", c2)
+	t.AddNum("model", d.unit, model)
+	t.AddNum("measured", d.unit, meas)
+	return t
 }

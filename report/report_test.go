@@ -103,7 +103,26 @@ func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
 	add(analysis.MultiSet(all, "", analysis.MultiSetOptions{}))
 	add(analysis.Improvement(setA, setB, analysis.SeriesOptions{}))
 	add(analysis.Scalability(setA, analysis.ScalabilityOptions{}))
+	var grid []*drg.Trial // two parameters: p and the metadata SIZE
+	for _, p := range []int{1, 2, 4, 8} {
+		for _, n := range []int{10, 20, 40, 80} {
+			tr := evilTrialN(t, p, float64(n)/float64(p)+0.5, "grid")
+			tr.Metadata["SIZE"] = itoa(n)
+			tr.Name = "grid p=" + itoa(p) + " n=" + itoa(n)
+			grid = append(grid, tr)
+		}
+	}
+	add(analysis.ScalabilityMulti(grid, []string{"p", "meta:SIZE"}, analysis.ScalabilityOptions{}, analysis.ReduceMedian))
 	return out
+}
+
+// chartsOf is the number of charts r gets: chartCounts, but one heat map
+// for a multi-parameter scalability result.
+func chartsOf(r *analysis.Result) int {
+	if r.Table("program_surface") != nil {
+		return 1
+	}
+	return chartCounts[r.Analysis]
 }
 
 // chartCounts is the number of charts each analysis gets from evilResults.
@@ -222,11 +241,11 @@ func TestWriteFolder(t *testing.T) {
 // TestChartsChosen checks each analysis gets its charts.
 func TestChartsChosen(t *testing.T) {
 	res := evilResults(t)
-	if len(res) != len(chartCounts) {
-		t.Errorf("%d results, want one of each of %d analyses", len(res), len(chartCounts))
+	if len(res) != len(chartCounts)+1 {
+		t.Errorf("%d results, want one of each of %d analyses and a multi-parameter scalability", len(res), len(chartCounts))
 	}
 	for _, r := range res {
-		want, ok := chartCounts[r.Analysis]
+		want, ok := chartsOf(r), chartCounts[r.Analysis] > 0
 		if !ok {
 			t.Errorf("%s: no expected chart count", r.Analysis)
 		}
@@ -253,7 +272,7 @@ var scriptRe = regexp.MustCompile(`(?is)<script\b[^>]*>(.*?)</script>`)
 func TestEscaping(t *testing.T) {
 	dir, _ := writeReport(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	if len(files) != len(chartCounts)+1 {
+	if len(files) != len(chartCounts)+2 { // one page per result (a second scalability) and the index
 		t.Fatalf("%d html files", len(files))
 	}
 	for _, f := range files {
