@@ -34,11 +34,14 @@ type DatasetOptions struct {
 // rep_spread_percent, model, c0, c1, exp1, log1, c2, exp2, log2, rss,
 // adj_r2, smape_percent, cv_smape_percent, predicted (at Predict, NaN
 // when not positive), predicted_low, predicted_high (95% prediction
-// interval), reliability (as in Scalability). Only one parameter is
-// modelled: a file with several is an error that names them.
+// interval), reliability (as in Scalability). A file with several
+// parameters is modelled by FitMultiModel (modelDatasetMulti).
 func ModelDataset(d *extrap.Dataset, opt DatasetOptions) (*Result, error) {
+	if len(d.Params) > 1 {
+		return modelDatasetMulti(d, opt)
+	}
 	if len(d.Params) != 1 {
-		return nil, fmt.Errorf("%s: %d parameters (%s): only single-parameter models are fitted from a file", opt.Source, len(d.Params), strings.Join(d.Params, ", "))
+		return nil, fmt.Errorf("%s: no parameter", opt.Source)
 	}
 	if !(opt.Predict >= 0) || math.IsInf(opt.Predict, 0) {
 		return nil, fmt.Errorf("prediction point %v: want a number > 0", opt.Predict)
@@ -56,6 +59,69 @@ func ModelDataset(d *extrap.Dataset, opt DatasetOptions) (*Result, error) {
 	res.Params["predict_"+d.Params[0]] = formatNum(rows[0].predict)
 	res.AddTable(datasetTable(d, rows))
 	datasetFindings(res, d, rows)
+	return res, nil
+}
+
+// modelDatasetMulti fits FitMultiModel to every series of a dataset with
+// several parameters: table "models" (region, metric, points,
+// repetitions_min, rep_noise_percent, model, terms, rss, adj_r2,
+// smape_percent, predicted at the largest coordinates with the first
+// doubled (or at Predict), predicted_low, predicted_high, reliability).
+func modelDatasetMulti(d *extrap.Dataset, opt DatasetOptions) (*Result, error) {
+	reduce := ReduceMedian
+	if opt.Mean {
+		reduce = ReduceMean
+	}
+	res := &Result{Analysis: "scalability", Params: map[string]string{"input": opt.Source, "parameters": strings.Join(d.Params, ","),
+		"repetitions": map[bool]string{true: "mean", false: "median"}[opt.Mean], "model_selection": ModelSelection}, Findings: []string{}}
+	t := Table{Name: "models", Title: fmt.Sprintf("Multi-parameter models (%s) of every series, fitted on relative errors and chosen by leave-one-out error, with the 95%% prediction interval", strings.Join(d.Params, ", "))}
+	var region, metric, model, terms, rel []string
+	var pts, reps, noise, rss, adj, smape, pred, lo, hi []float64
+	for _, k := range d.Kernels {
+		m, err := FitMultiModel(d.Params, k.Points, k.Values, reduce)
+		if err != nil {
+			return nil, fmt.Errorf("%s: region %q metric %q: %w", opt.Source, k.Region, k.Metric, err)
+		}
+		at := make([]float64, len(d.Params))
+		for _, pt := range k.Points {
+			for j, v := range pt {
+				at[j] = max(at[j], v)
+			}
+		}
+		at[0] *= 2
+		if opt.Predict > 0 {
+			at[0] = opt.Predict
+		}
+		region, metric, model = append(region, k.Region), append(metric, k.Metric), append(model, m.String())
+		var ts []string
+		for _, mt := range m.Terms {
+			ts = append(ts, mt.String(m.Names))
+		}
+		terms, rel = append(terms, strings.Join(ts, "; ")), append(rel, multiReliability(m, at, k.Points))
+		pts, reps, noise = append(pts, float64(m.Points)), append(reps, float64(m.MinReps)), append(noise, 100*m.RepNoise)
+		rss, adj, smape = append(rss, m.RSS), append(adj, m.AdjR2), append(smape, m.SMAPE)
+		l, h := m.PredictionInterval(at, 0.95)
+		pred, lo, hi = append(pred, positive(m.Eval(at))), append(lo, l), append(hi, h)
+		if len(res.Findings) < 5 {
+			res.Findf("%s: %s (SMAPE %.3g%%), predicting %.4g at %s = %v; %s.", strings.TrimSpace(k.Region+" "+k.Metric), m, m.SMAPE, m.Eval(at),
+				strings.Join(d.Params, ", "), at, multiReliability(m, at, k.Points))
+		}
+	}
+	t.AddText("region", region)
+	t.AddText("metric", metric)
+	t.AddNum("points", "", pts)
+	t.AddNum("repetitions_min", "", reps)
+	t.AddNum("rep_noise_percent", "%", noise)
+	t.AddText("model", model)
+	t.AddText("terms", terms)
+	t.AddNum("rss", "", rss)
+	t.AddNum("adj_r2", "", adj)
+	t.AddNum("smape_percent", "%", smape)
+	t.AddNum("predicted", "", pred)
+	t.AddNum("predicted_low", "", lo)
+	t.AddNum("predicted_high", "", hi)
+	t.AddText("reliability", rel)
+	res.AddTable(t)
 	return res, nil
 }
 

@@ -72,7 +72,23 @@ func TestModelDatasetExtrapEquivalents(t *testing.T) {
 		t.Errorf("params %v", res.Params)
 	}
 
-	two := &extrap.Dataset{Params: []string{"p", "n"}, Kernels: []extrap.Kernel{{Region: "r", Points: [][]float64{{1, 2}}, Values: [][]float64{{1}}}}}
-	_, err = ModelDataset(two, DatasetOptions{Source: "f.txt"})
-	wantErr(t, "two parameters", err, "f.txt", "2 parameters (p, n)")
+	// Two parameters, as Extra-P's two-parameter text inputs (x = 20..60,
+	// y = 1..5, 3 repetitions): 5 + 0.5*x*y exactly is recovered.
+	two := &extrap.Dataset{Params: []string{"x", "y"}}
+	k := extrap.Kernel{Region: "merge", Metric: "time"}
+	for _, x := range []float64{20, 30, 40, 50, 60} {
+		for _, y := range []float64{1, 2, 3, 4, 5} {
+			v := 5 + 0.5*x*y
+			k.Points, k.Values = append(k.Points, []float64{x, y}), append(k.Values, []float64{v, v, v})
+		}
+	}
+	two.Kernels = []extrap.Kernel{k}
+	res, err = ModelDataset(two, DatasetOptions{Source: "two.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt = mustTable(t, res, "models")
+	if mt.Text("terms", 0) != "x * y" || mt.Num("points", 0) != 25 || mt.Num("repetitions_min", 0) != 3 {
+		t.Errorf("two parameters: %q terms %q", mt.Text("model", 0), mt.Text("terms", 0))
+	}
 }

@@ -88,7 +88,7 @@ func (o *Scalability) Validate() error {
 		return &UsageError{Option: "param", Msg: "one --param: use --p-from " + o.Params[0] + " for a single parameter, or give two or more"}
 	}
 	if len(o.Params) > 1 && (o.Input != "" || o.ExportExtrap != "") {
-		return &UsageError{Option: "param", Msg: "--param with --input or --export-extrap is not supported yet"}
+		return &UsageError{Option: "param", Msg: "--param selects trial values; with --input the file's parameters are used, and --export-extrap writes one parameter (p)"}
 	}
 	if o.Suggest < 0 || o.Suggest > 100 {
 		return &UsageError{Option: "suggest", Msg: fmt.Sprintf("--suggest %d: want 0 to 100", o.Suggest)}
