@@ -520,6 +520,17 @@ func (st *scalStudy) modelsTable() Table {
 	t.AddNum("predicted_low", d.unit, lo)
 	t.AddNum("predicted_high", d.unit, hi)
 	t.AddText("reliability", rel)
+	st.addSegmentColumns(&t)
+	t.AddNum("near_ties", "", nTies)
+	t.AddText("tie_model", tie)
+	t.AddNum("tie_predicted", d.unit, tiePred)
+	return t
+}
+
+// addSegmentColumns adds the two-segment model of every row with a model
+// (segmented_model, "" when one model is enough) and its change point
+// (change_p, the first p of the right segment; NaN).
+func (st *scalStudy) addSegmentColumns(t *Table) {
 	var segText []string
 	var change []float64
 	for i := range st.vals {
@@ -534,10 +545,6 @@ func (st *scalStudy) modelsTable() Table {
 	}
 	t.AddText("segmented_model", segText)
 	t.AddNum("change_p", "", change)
-	t.AddNum("near_ties", "", nTies)
-	t.AddText("tie_model", tie)
-	t.AddNum("tie_predicted", d.unit, tiePred)
-	return t
 }
 
 // curvePoints is the number of p at which table program_curve evaluates

@@ -42,7 +42,7 @@ type SeriesOptions struct {
 	Metric string
 	// Aggregate is how a trial's threads make one value: max (the slowest
 	// thread sets the run time) or mean.
-	Aggregate string
+	Aggregate analysis.Aggregate
 	// PFrom is how the number of processes p of a trial is counted (see
 	// analysis.ProcessCount): "" distinct TAU node ranks, threads, nodes,
 	// hosts or meta:KEY.
@@ -53,7 +53,7 @@ type SeriesOptions struct {
 
 func (o *SeriesOptions) bind(b *Binder) {
 	bindMetric(b, &o.Metric)
-	b.Enum(&o.Aggregate, "aggregate", "max", []string{"max", "mean"}, "value over a trial's threads: max (the slowest thread sets the run time) or mean")
+	b.Enum((*string)(&o.Aggregate), "aggregate", string(analysis.AggregateMax), []string{"max", "mean"}, "value over a trial's threads: max (the slowest thread sets the run time) or mean")
 	b.String(&o.PFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks = MPI ranks), threads, nodes, hosts, or meta:KEY`)
 	b.Bool(&o.ShortNames, "short-names", false, "align regions across trials by short name (without source location)")
 }

@@ -21,6 +21,7 @@
 //	multiset     a series    MultiSet      sets of experiments by a property
 //	overhead     a series    Overhead      SCALEA's overhead breakdown
 //	cluster      a series    Cluster       threads clustered by behaviour
+//	regress      a series    Regress       regressions in a history of runs
 //
 // A Go program runs one so:
 //

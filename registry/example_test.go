@@ -44,5 +44,5 @@ func Example() {
 	// p=2 speedup 1.77
 	// p=4 speedup 3.32
 	// p=8 speedup 5.89
-	// a series 12 analyses
+	// a series 13 analyses
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"strings"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/overhead"
@@ -20,8 +21,9 @@ type Overhead struct {
 	// Metric is the metric's name; "" the first time metric.
 	Metric string
 	// Aggregate is the processes the split describes: mean, max or min.
-	Aggregate string
-	// PFrom is how p is counted (see analysis.ProcessCount).
+	Aggregate analysis.Aggregate
+	// PFrom is how p is counted (see analysis.ProcessCount); "" counts
+	// what Unit says: TAU node ranks, or threads.
 	PFrom string
 	// Baseline is the baseline trial's name; "" p = 1, else the smallest p.
 	Baseline string
@@ -52,8 +54,8 @@ func init() {
 // Bind declares the options.
 func (o *Overhead) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)
-	b.Enum(&o.Aggregate, "aggregate", "mean", []string{"mean", "max", "min"}, "the processes the split describes: mean (the average process), max (the last to finish) or min")
-	b.String(&o.PFrom, "p-from", "", `the number of processes p of a trial: "" (distinct TAU node ranks), threads, nodes, hosts, or meta:KEY`)
+	b.Enum((*string)(&o.Aggregate), "aggregate", string(analysis.AggregateMean), []string{"mean", "max", "min"}, "the processes the split describes: mean (the average process), max (the last to finish) or min")
+	b.String(&o.PFrom, "p-from", "", `the number of processes p of a trial: "" (what --unit counts: distinct TAU node ranks, or threads), threads, nodes, hosts, or meta:KEY`)
 	b.String(&o.Baseline, "baseline", "", "the baseline trial's name (default: p = 1, else the smallest p)")
 	b.Float(&o.SequentialTime, "sequential-time", 0, "the sequential time T_s in µs (overrides the baseline)")
 	bindRules(b, &o.Rules)
@@ -70,29 +72,32 @@ func (o *Overhead) Validate() error {
 	return err
 }
 
+// pFrom is how p is counted: PFrom, else what Unit counts (threads for
+// UnitThread, TAU node ranks otherwise), so that p and the units the
+// figures are made of are one count.
+func (o *Overhead) pFrom() string {
+	if o.PFrom == "" && strings.EqualFold(strings.TrimSpace(o.Unit), overhead.UnitThread) {
+		return "threads"
+	}
+	return o.PFrom
+}
+
 // Run computes overhead.Analyze of the series.
 func (o *Overhead) Run(ctx context.Context, in Input) (Output, error) {
-	opt := overhead.Options{Metric: o.Metric, Aggregate: o.Aggregate, SequentialTime: o.SequentialTime,
+	opt := overhead.Options{Metric: o.Metric, Aggregate: o.Aggregate, Baseline: o.Baseline, SequentialTime: o.SequentialTime,
 		Region: o.Region, Category: o.Category, Restrict: o.Restrict, Unit: o.Unit}
 	var err error
 	if opt.Rules, err = loadRules(o.Rules); err != nil {
 		return Output{}, err
 	}
-	series, err := analysis.NewSeries(in.Trials, o.PFrom, "")
+	series, err := analysis.NewSeries(in.Trials, o.pFrom(), "")
 	if err != nil {
 		return Output{}, err
 	}
-	if o.Baseline != "" {
-		for i, t := range in.Trials {
-			if t.Name == o.Baseline {
-				opt.Baseline = &i
-			}
-		}
-		if opt.Baseline == nil {
-			return Output{}, &UsageError{Option: "baseline", Msg: "--baseline " + quote(o.Baseline) + " is not one of the selected trials"}
-		}
+	if _, err := series.Baseline(o.Baseline); err != nil {
+		return Output{}, &UsageError{Option: "baseline", Msg: "--baseline " + quote(o.Baseline) + " is not one of the selected trials"}
 	}
-	res, err := overhead.Analyze(in.Trials, series.Ps(), opt)
+	res, err := overhead.Analyze(series, opt)
 	return Output{Result: res}, err
 }
 

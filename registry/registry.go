@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -60,6 +61,9 @@ type Input struct {
 	// Compare is a second version's trials (Speedup.CompareSet); nil
 	// otherwise.
 	Compare []*drg.Trial
+	// IDs are the database ids of Trials, when they were read from a
+	// store (regress --order-by id orders by them); nil otherwise.
+	IDs []int64
 }
 
 // Output is an analysis's result and what is stored with it.
@@ -175,7 +179,7 @@ func (a *Analysis) Set(o Options, name, value string) error {
 	if f == nil {
 		var names []string
 		fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-		return &UsageError{Option: name, Msg: fmt.Sprintf("unknown parameter %q (%s takes: %s)", name, a.Name, joinComma(names))}
+		return &UsageError{Option: name, Msg: fmt.Sprintf("unknown parameter %q (%s takes: %s)", name, a.Name, strings.Join(names, ", "))}
 	}
 	if err := f.Value.Set(value); err != nil {
 		return &UsageError{Option: f.Name, Msg: fmt.Sprintf("parameter %s: bad value %q: %v", f.Name, value, err)}
@@ -209,17 +213,6 @@ func (a *Analysis) CheckTrials(n int) error {
 		return &UsageError{Msg: fmt.Sprintf("%s needs at least %d trials, got %d", a.Name, a.MinTrials, n)}
 	}
 	return nil
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
 }
 
 // UsageError is an error in the request (an option's value, a missing

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"go/parser"
+	"go/token"
+
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/synth"
@@ -20,15 +23,19 @@ import (
 var want = map[string]Trials{
 	"imbalance": Single, "regions": Single, "ratio": Single, "summary": Single, "correlate": Single,
 	"compare": Pair,
-	"speedup": Series, "scalability": Series, "multiregion": Series, "multiset": Series, "overhead": Series, "cluster": Series,
+	"speedup": Series, "scalability": Series, "multiregion": Series, "multiset": Series, "overhead": Series, "cluster": Series, "regress": Series,
 }
 
 func TestEveryAnalysisRegistered(t *testing.T) {
+	docList := packageDoc(t)
 	names := Names()
 	if len(names) != len(want) {
 		t.Fatalf("registered %v, want %d analyses", names, len(want))
 	}
 	for _, a := range All() {
+		if !strings.Contains(docList, "\t"+a.Name+" ") {
+			t.Errorf("the package documentation does not list %s", a.Name)
+		}
 		if tr, ok := want[a.Name]; !ok || tr != a.Trials {
 			t.Errorf("%s takes %v; want %v (known %v)", a.Name, a.Trials, tr, ok)
 		}
@@ -196,4 +203,80 @@ func mpiTrial(t *testing.T, p int) *drg.Trial {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// TestOneBaselineRule runs speedup, scalability and overhead on one series
+// given out of order: by default all take the smallest p (the 1-process
+// run), and a named baseline is the same trial for all three.
+func TestOneBaselineRule(t *testing.T) {
+	var ts []*drg.Trial
+	for _, p := range []int{4, 1, 2} {
+		ts = append(ts, mpiTrial(t, p))
+	}
+	for _, named := range []string{"", "mpi-np2"} {
+		want := named
+		if want == "" {
+			want = "mpi-np1"
+		}
+		for name, param := range map[string]string{"speedup": "baseline", "scalability": "baseline", "overhead": "baseline_trial"} {
+			a, _ := Lookup(name)
+			o := a.Defaults()
+			if err := a.Set(o, "baseline", named); err != nil {
+				t.Fatal(err)
+			}
+			out, err := a.Run(context.Background(), o, Input{Trials: ts})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := out.Result.Params[param]; got != want {
+				t.Errorf("%s --baseline %q: baseline %q, want %q", name, named, got, want)
+			}
+		}
+	}
+}
+
+// packageDoc returns the package documentation of doc.go, which lists the
+// analyses (what go doc prints).
+func packageDoc(t *testing.T) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Doc.Text()
+}
+
+// TestOverheadUnitCountsP checks that overhead --unit thread counts p as
+// threads (the units its figures are made of) unless --p-from says
+// otherwise: OpenMP runs of 1 process with 2 and 4 threads are p = 2, 4.
+func TestOverheadUnitCountsP(t *testing.T) {
+	var ts []*drg.Trial
+	for _, n := range []int{2, 4} {
+		tr, err := synth.Generate(synth.Spec{Processes: 1, ThreadsPerProcess: n, Regions: 3, Depth: 1, Metrics: 1,
+			Serial: 1e5, Parallel: 1e6, Name: fmt.Sprintf("omp-%d", n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, tr)
+	}
+	a, _ := Lookup("overhead")
+	o := a.Defaults()
+	if err := a.Set(o, "unit", "thread"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.Run(context.Background(), o, Input{Trials: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := out.Result.Table("totals")
+	if tot == nil || tot.NumRows() != 2 || tot.Num("p", 0) != 2 || tot.Num("p", 1) != 4 {
+		t.Fatalf("totals: %+v", tot)
+	}
+	// By ranks, both runs are p = 1: not a scaling series.
+	if err := a.Set(o, "p-from", "nodes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Run(context.Background(), o, Input{Trials: ts}); err == nil {
+		t.Error("p from ranks: want the constant-p refusal")
+	}
 }

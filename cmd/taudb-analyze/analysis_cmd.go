@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/registry"
 	"github.com/taudb-analyze/taudb-analyze/store"
@@ -116,8 +117,14 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 	if err != nil {
 		return err
 	}
-	_, err = a.runIDs(ctx, db, an, o, ids, rf)
-	return err
+	r, err := a.runIDs(ctx, db, an, o, ids, rf)
+	if err != nil {
+		return err
+	}
+	if v, ok := o.(interface{ Verdict(*analysis.Result) error }); ok {
+		return v.Verdict(r.out.Result) // regress --fail-on: after the output
+	}
+	return nil
 }
 
 // runFileInput runs an analysis whose options name a measurement file
@@ -176,12 +183,16 @@ type ranResult struct {
 // db, runs the analysis, stores the result unless rf.noSave and prints it.
 // The CLI and studies both run analyses through it, on one open database.
 func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, rf runFlags) (ranResult, error) {
-	in, all, err := a.readInput(ctx, db, an, o, ids)
-	if err != nil {
-		return ranResult{}, err
-	}
 	start := time.Now()
-	out, err := an.Run(ctx, o, in)
+	out, all, err := a.runReusing(ctx, db, o, ids)
+	if err == nil && out.Result == nil {
+		var in registry.Input
+		if in, all, err = a.readInput(ctx, db, an, o, ids); err != nil {
+			return ranResult{}, err
+		}
+		start = time.Now()
+		out, err = an.Run(ctx, o, in)
+	}
 	if err != nil {
 		return ranResult{}, flagError(err)
 	}
@@ -190,6 +201,28 @@ func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o
 	r := ranResult{out: out}
 	r.id, r.reused, err = a.storeAndPrint(ctx, db, out.Result, all, rf.noSave, rf.table, with)
 	return r, err
+}
+
+// reusingRunner is an analysis that can build on a stored result of its
+// own (regress on a longer history: registry.Regress.RunReusing).
+type reusingRunner interface {
+	RunReusing(ctx context.Context, db *store.DB, ids []int64, read func([]int64) ([]*drg.Trial, error)) (registry.Output, registry.Reuse, error)
+}
+
+// runReusing runs an analysis that can reuse a stored result of its own
+// on the trials ids, reading only the trials that result does not hold; a
+// zero output when it cannot (the caller then reads every trial).
+func (a *app) runReusing(ctx context.Context, db *store.DB, o registry.Options, ids []int64) (registry.Output, []int64, error) {
+	rr, ok := o.(reusingRunner)
+	if !ok {
+		return registry.Output{}, nil, nil
+	}
+	out, reuse, err := rr.RunReusing(ctx, db, ids, func(ids []int64) ([]*drg.Trial, error) { return a.loadTrials(ctx, db, ids, false) })
+	if err != nil || out.Result == nil {
+		return registry.Output{}, nil, err
+	}
+	a.info("reused what result %d kept of %d trial(s); read %d new trial(s) (--full-history reads every trial)", reuse.From, reuse.Trials, reuse.Read)
+	return out, ids, nil
 }
 
 // readInput reads the trials ids and, when the options name one
@@ -218,35 +251,25 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 	if err != nil {
 		return registry.Input{}, nil, err
 	}
-	in := registry.Input{Trials: trials[:nA]}
+	in := registry.Input{Trials: trials[:nA], IDs: ids}
 	if len(all) > nA {
 		in.Compare = trials[nA:]
 	}
 	return in, all, nil
 }
 
-// loadTrials reads the trials ids from db. Trials of a series that share a
-// name are told apart by their ids ("name (trial 7)").
+// loadTrials reads the trials ids from db (registry.ReadTrials, several
+// at once) with a progress bar. Trials of a series that share a name are
+// told apart by their ids ("name (trial 7)").
 func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, series bool) ([]*drg.Trial, error) {
-	trials := make([]*drg.Trial, len(ids))
-	names := map[string]int{}
 	bar := a.progress(len(ids), "reading trials")
-	defer bar.done()
-	for i, id := range ids {
-		bar.step(fmt.Sprintf("reading trial %d", id))
-		start := time.Now()
-		t, err := db.LoadTrial(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", id, t.Name, since(start), len(t.Threads), len(t.Nodes), len(t.Metrics))
-		trials[i] = t
-		names[t.Name]++
+	trials, took, err := registry.ReadTrials(ctx, db, ids, series, func() { bar.step("") })
+	bar.done()
+	if err != nil {
+		return nil, err
 	}
 	for i, t := range trials {
-		if series && names[t.Name] > 1 {
-			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
-		}
+		a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", ids[i], t.Name, took[i].Round(time.Millisecond), len(t.Threads), len(t.Nodes), len(t.Metrics))
 	}
 	return trials, nil
 }

@@ -133,7 +133,8 @@ func (a *app) saveMetricAlone(ctx context.Context, db *store.DB, ids []int64, m 
 
 // printResult prints a result in the chosen --format: the findings and
 // every table as aligned text, one JSON document, or one table as CSV.
-func (a *app) printResult(res *analysis.Result, tableName string) error {
+func (a *app) printResult(full *analysis.Result, tableName string) error {
+	res := full.Shown() // internal tables only by --table NAME
 	switch a.format {
 	case "json":
 		return res.WriteJSON(a.out)
@@ -143,7 +144,7 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 		}
 		t := &res.Tables[0]
 		if tableName != "" {
-			if t = res.Table(tableName); t == nil {
+			if t = full.Table(tableName); t == nil {
 				var names []string
 				for _, x := range res.Tables {
 					names = append(names, x.Name)

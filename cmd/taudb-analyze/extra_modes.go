@@ -24,6 +24,13 @@ func (a *app) extraMode(an *registry.Analysis, cmd *cobra.Command, o registry.Op
 			}
 			return true, a.listRatios(ctx, ch.trial, !rf.noSave || opt.SaveMetric)
 		}
+	case *registry.Regress:
+		// --format junit marks the regressions of at least --threshold.
+		return func(ctx context.Context) (bool, error) {
+			th, err := opt.ThresholdFraction()
+			a.junitThreshold = th
+			return err != nil, err
+		}
 	case *registry.Overhead:
 		cmd.Flags().BoolVar(&on, "list-rules", false, "print the classification rules (with --rules applied) and exit")
 		return func(ctx context.Context) (bool, error) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/store"
@@ -47,7 +48,10 @@ snapshot files); the format is detected unless -f says it.
 
 Each PATH is one trial. With one PATH the trial is named NAME; with several,
 NAME-1, NAME-2, ... in the paths' natural order, numbers compared by value
-(a shell glob's 128.ppk 16.ppk 2.ppk are named -3, -2, -1). Without -n a trial keeps the name
+(a shell glob's 128.ppk 16.ppk 2.ppk are named -3, -2, -1); with --name-by p,
+NAME-pP by each trial's number of processes P (distinct TAU node ranks), read
+from the trial itself, so that folders named run-a/ run-b/ still come out in
+p order (two trials of one P are refused). Without -n a trial keeps the name
 its reader gives it (the folder or file name). -a and -x file the trials under
 an application and an experiment (trial attributes "Application" and
 "Experiment"). A name that a stored trial already bears is refused, before
@@ -61,9 +65,10 @@ read or save, none is stored, and the load can simply be run again.
 
 It prints the id of each new trial, one a line (with --format json, one
 JSON array describing them). An embedded database without schema gets one.`,
-		Example: `  taudb-analyze load -n cpi-4 -a cpi -x scaling testdata/real/LLNL-hatchet/tau-cpi-mpi
+		Example: `  taudb-analyze load -n mpi-4 -a demo -x scaling testdata/generated/mpi/p4
   taudb-analyze load -n run -a mm run1/ run2/ run3.ppk      # trials run-1, run-2, run-3
   taudb-analyze load --reuse -n run run1/ run2/ run3.ppk run4/   # loads run4/ only
+  taudb-analyze load -n mm --name-by p runs/*/                # trials mm-p1, mm-p2, mm-p4, ...
   taudb-analyze --format json load -n xgc -f ppk xgc.ppk`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -80,6 +85,7 @@ JSON array describing them). An embedded database without schema gets one.`,
 // loadFlags are load's flags.
 type loadFlags struct {
 	name, application, experiment, format string
+	nameBy                                string
 	allowDuplicate, reuse, spawn          bool
 }
 
@@ -91,6 +97,7 @@ func (lf *loadFlags) register(cmd *cobra.Command) {
 	f.StringVarP(&lf.format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
 	f.BoolVar(&lf.allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
 	f.BoolVar(&lf.reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
+	f.StringVar(&lf.nameBy, "name-by", "path", `with -n and several PATHs: "path" numbers NAME-1, NAME-2, ... in the paths' natural order; "p" names NAME-pP by each trial's number of processes`)
 	f.BoolVar(&lf.spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
 }
 
@@ -108,7 +115,14 @@ func (a *app) runLoad(cmd *cobra.Command, args []string, lf loadFlags) error {
 	if lf.reuse && lf.allowDuplicate {
 		return usagef("--reuse and --allow-duplicate exclude each other")
 	}
+	if lf.nameBy != "path" && lf.nameBy != "p" {
+		return usagef(`--name-by %q: want "path" or "p"`, lf.nameBy)
+	}
 	args, names := trialNames(args, name)
+	var rename func(*drg.Trial) error
+	if lf.nameBy == "p" && name != "" && len(args) > 1 {
+		names, rename = make([]string, len(args)), nameByP(name)
+	}
 	if lf.spawn {
 		args, names = withSpawned(args, names)
 	}
@@ -134,7 +148,7 @@ func (a *app) runLoad(cmd *cobra.Command, args []string, lf loadFlags) error {
 	case lf.reuse:
 		rule = store.NameReuse
 	}
-	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, store.SaveOptions{Application: lf.application, Experiment: lf.experiment})
+	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, store.SaveOptions{Application: lf.application, Experiment: lf.experiment}, rename)
 	if err != nil {
 		return err
 	}
@@ -161,6 +175,26 @@ func trialNames(args []string, name string) ([]string, []string) {
 		}
 	}
 	return args, names
+}
+
+// nameByP returns what names each trial NAME-pP by its number of processes
+// P (analysis.ProcessCount: distinct TAU node ranks) as it is read; a
+// second trial of one P is an error, so the load stores nothing.
+func nameByP(name string) func(*drg.Trial) error {
+	seen := map[string]string{}
+	return func(t *drg.Trial) error {
+		p, err := analysis.ProcessCount(t, "")
+		if err != nil {
+			return err
+		}
+		n := fmt.Sprintf("%s-p%g", name, p)
+		if other, dup := seen[n]; dup {
+			return fmt.Errorf("--name-by p: trials %q and %q both have p = %g; name them by path (the default --name-by path) or load them apart", other, t.Name, p)
+		}
+		seen[n] = t.Name
+		t.Name = n
+		return nil
+	}
 }
 
 // printLoaded prints the trials load stored: one JSON array, or CSV rows;
@@ -194,7 +228,7 @@ func refuseDuplicate(cmd *cobra.Command, db *store.DB, name string) error {
 // loadAll reads and saves the trials of paths (named names[i], or by their
 // reader when "") in one transaction (store.SaveTrials), one trial in memory
 // at a time, and returns what it loaded or reused.
-func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions) ([]loaded, error) {
+func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions, rename func(*drg.Trial) error) ([]loaded, error) {
 	out := make([]loaded, len(paths))
 	pending := make([]store.PendingTrial, len(paths))
 	var reading time.Duration // spent in the readers, within SaveTrials
@@ -212,6 +246,11 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 			t, err := reader.Read(path, format)
 			if err != nil {
 				return nil, fmt.Errorf("load %s: %w", path, err)
+			}
+			if rename != nil {
+				if err := rename(t); err != nil {
+					return nil, fmt.Errorf("load %s: %w", path, err)
+				}
 			}
 			for _, w := range t.Warnings {
 				a.info("warning: %s: %s", path, w)

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestStudyOpensTheDatabaseOnce runs a study of 11 analyses of every kind
+// TestStudyOpensTheDatabaseOnce runs a study of 12 analyses of every kind
 // (single-trial ones on three trials each, a pair, series, cluster with
 // its pictures) and counts the databases the command opened: one, since
 // every analysis runs through the registry on the study's open database.
@@ -42,6 +42,8 @@ func TestStudyOpensTheDatabaseOnce(t *testing.T) {
   - run: scalability
   - run: multiregion
   - run: overhead
+  - run: regress
+    with: {order-by: name, min-size: 2}
   - run: cluster
     trials: [np4]
     with: {k: 2}
@@ -69,14 +71,14 @@ func TestStudyOpensTheDatabaseOnce(t *testing.T) {
 		}
 	}
 	want := map[string]int{"imbalance": 3, "regions": 3, "summary": 3, "correlate": 3, "ratio": 3, "compare": 1,
-		"speedup": 1, "scalability": 1, "multiregion": 1, "overhead": 1, "cluster": 1}
+		"speedup": 1, "scalability": 1, "multiregion": 1, "overhead": 1, "regress": 1, "cluster": 1}
 	for name, n := range want {
 		if count[name] != n {
 			t.Errorf("%s ran %d times, want %d", name, count[name], n)
 		}
 	}
-	if len(d.Results) != 21 {
-		t.Errorf("%d results, want 21", len(d.Results))
+	if len(d.Results) != 22 {
+		t.Errorf("%d results, want 22", len(d.Results))
 	}
 	ids := d.Trials
 	if cmp := d.Results[15]; cmp.Analysis != "compare" || len(cmp.Trials) != 2 || cmp.Trials[0] != ids[0].ID || cmp.Trials[1] != ids[2].ID {

@@ -45,7 +45,7 @@ const studyHelp = `A study file (YAML) describes a whole analysis session:
     out: matmult-report                   # write the HTML report here
     title: matmult at 1..8 processes
 
-Analyses: ` + "imbalance, regions, ratio, summary, correlate (once per trial), compare\n(exactly two trials), speedup, scalability, multiregion, multiset, overhead,\ncluster (all the trials together)" + `. Relative paths are relative to the
+Analyses: ` + "imbalance, regions, ratio, summary, correlate (once per trial), compare\n(exactly two trials), speedup, scalability, multiregion, multiset, overhead,\ncluster, regress (all the trials together)" + `. Relative paths are relative to the
 study file's folder. --db overrides the file's database, --out its report
 folder.
 

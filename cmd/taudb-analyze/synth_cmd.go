@@ -35,14 +35,28 @@ the example studies of scripts/ use): DIR/mpi/pP, an MPI program at
 P = 1, 2, 4, 8, 16 whose every overhead is known (0.4 s of setup on rank 0,
 16 s of work divided with a 20% spread, 0.1 s replicated on every rank,
 20 ms·log2(p) of exchange, 50 ms in MPI_Init/Finalize; go doc
-./synth.DemoMPI), and DIR/omp24, one process of 24 threads.`,
+./synth.DemoMPI), and DIR/omp24, one process of 24 threads.
+
+--job DIR writes a running MPI job instead, for "watch": every --every, one
+more interval (a TAU_PROFILE_SNAPSHOT per rank appended to
+DIR/snapshot.N.0.0, or with --dumps a TAU_DB_DUMP_INCR text dump), with
+--regions compute regions, optionally a slow rank and a phase change whose
+intervals "watch" should flag.`,
 		Example: `  taudb-analyze synth --out /tmp/series --processes 1,2,4,8,16 --regions 200 --noise 0.02
   taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2
-  taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4`,
+  taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4
+  taudb-analyze synth --job /tmp/run --regions 20 --slow-rank 3 --slow-from 8 --phase-region 2 --phase-at 5 &
+  taudb-analyze watch /tmp/run --out /tmp/live --idle-exit 10s`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runSynth(sf) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if sf.job.dir != "" {
+				return a.runJob(sf.job, sf.s.Regions, sf.s.Noise, sf.s.Seed)
+			}
+			return a.runSynth(sf)
+		},
 	}
 	sf.register(cmd)
+	sf.job.register(cmd)
 	return cmd
 }
 
@@ -52,6 +66,7 @@ type synthFlags struct {
 	s                               synth.Spec
 	out, procs, format, demo, sizes string
 	reps                            int
+	job                             jobFlags
 }
 
 func (sf *synthFlags) register(cmd *cobra.Command) {
