@@ -21,7 +21,8 @@ import (
 // (exclusive, or inclusive with opt.Inclusive): region, kind, points
 // (distinct coordinates), repetitions_min, rep_noise_percent (pooled
 // relative standard deviation of the repetitions), model, terms (each
-// term as a product, "; "-separated), rss, adj_r2, smape_percent,
+// term as a product, "; "-separated), c0, coefficients (of the terms, in
+// their order, "; "-separated), rss, adj_r2, smape_percent,
 // predicted at the largest coordinates with the first parameter doubled
 // (or opt.Predict), predicted_low, predicted_high (95% prediction
 // interval), reliability. Findings state the program's model with its
@@ -66,6 +67,7 @@ func ScalabilityMulti(trials []*drg.Trial, params []string, opt ScalabilityOptio
 	res.Params["predict_at"] = fmt.Sprint(at)
 	res.Params["repetitions"] = map[MultiReduce]string{ReduceMedian: "median", ReduceMean: "mean"}[reduce]
 	res.Params["value"] = valueKind(opt.Inclusive)
+	res.Params["model_selection"] = MultiModelSelection
 	rows, names := multiRows(d, opt.Inclusive)
 	models := make([]MultiModel, len(rows))
 	errs := make([]error, len(rows))
@@ -88,6 +90,10 @@ func ScalabilityMulti(trials []*drg.Trial, params []string, opt ScalabilityOptio
 	multiFindings(res, d, models[0], at, coords)
 	return res, nil
 }
+
+// MultiModelSelection describes FitMultiModel's method in one line (the
+// result's parameter model_selection).
+const MultiModelSelection = "per parameter: single-parameter hypotheses scored on every grid line at once (leave-one-out); then c0 + one or two columns among single-parameter terms and products of candidate terms, weighted least squares on relative errors (1/y^2), chosen by leave-one-out n*ln(PRESS/n) + 2 per coefficient"
 
 // paramFrom maps a --param name to ProcessCount's source ("p" is the
 // process count).
@@ -150,9 +156,14 @@ func multiReliability(m MultiModel, at []float64, coords [][]float64) string {
 // multiTable builds table "models".
 func multiTable(d *seriesData, names []string, models []MultiModel, at []float64, coords [][]float64) Table {
 	t := Table{Name: "models", Title: fmt.Sprintf("Multi-parameter models (%s) of the program and of every region present in every trial, fitted on relative errors and chosen by leave-one-out error; predicted at %v with the 95%% prediction interval", strings.Join(models[0].Names, ", "), at)}
-	var region, kind, model, terms, rel []string
-	var pts, reps, noise, rss, adj, smape, pred, lo, hi []float64
+	var region, kind, model, terms, coefs, rel []string
+	var pts, reps, noise, c0, rss, adj, smape, pred, lo, hi []float64
 	for i, m := range models {
+		var cs []string
+		for _, c := range m.Coefs {
+			cs = append(cs, fmt.Sprintf("%.6g", c))
+		}
+		coefs, c0 = append(coefs, strings.Join(cs, "; ")), append(c0, m.Constant)
 		region, kind = append(region, names[i]), append(kind, map[bool]string{true: "program", false: "region"}[i == 0])
 		model, rel = append(model, m.String()), append(rel, multiReliability(m, at, coords))
 		var ts []string
@@ -172,6 +183,8 @@ func multiTable(d *seriesData, names []string, models []MultiModel, at []float64
 	t.AddNum("rep_noise_percent", "%", noise)
 	t.AddText("model", model)
 	t.AddText("terms", terms)
+	t.AddNum("c0", d.unit, c0)
+	t.AddText("coefficients", coefs)
 	t.AddNum("rss", "", rss)
 	t.AddNum("adj_r2", "", adj)
 	t.AddNum("smape_percent", "%", smape)
