@@ -168,6 +168,19 @@ func FitMultiModel(names []string, x [][]float64, reps [][]float64, reduce Multi
 		cands[k] = widenCandidates(cands[k][:min(multiWiden, len(cands[k]))])
 	}
 	cols := combineColumns(len(names), cands)
+	for len(cols) > multiMaxColumns { // bound the pair search (≈ cols²/2 fits)
+		longest := 0
+		for k := range cands {
+			if len(cands[k]) > len(cands[longest]) {
+				longest = k
+			}
+		}
+		if len(cands[longest]) <= 1 {
+			break
+		}
+		cands[longest] = cands[longest][:len(cands[longest])-1]
+		cols = combineColumns(len(names), cands)
+	}
 	best := multiSearch(pts, ys, cols)
 	m := describeMulti(names, pts, ys, best)
 	m.MinReps, m.RepNoise = minReps, noise
@@ -414,6 +427,11 @@ func combineColumns(n int, cands [][]Term) []MultiTerm {
 	rec(0, make(MultiTerm, n), 0)
 	return out
 }
+
+// multiMaxColumns bounds the columns of the pair search (its cost grows
+// with their square): with three or four parameters the candidate lists
+// are shortened, the least supported terms first, until it holds.
+const multiMaxColumns = 400
 
 // multiWiden is how many of a parameter's best candidate terms are widened
 // to their neighbours (the product columns grow with its square).

@@ -149,3 +149,26 @@ func BenchmarkSingleModel1000(b *testing.B) {
 		})
 	}
 }
+
+// TestMultiModelFourParameters: four parameters on a 4⁴ grid stay within
+// the column bound and still find the product term of T = 10 + a*b*c*d/100.
+func TestMultiModelFourParameters(t *testing.T) {
+	vals := []float64{2, 4, 8, 16}
+	var x, y [][]float64
+	for _, a := range vals {
+		for _, b := range vals {
+			for _, c := range vals {
+				for _, d := range vals {
+					x, y = append(x, []float64{a, b, c, d}), append(y, []float64{10 + a*b*c*d/100})
+				}
+			}
+		}
+	}
+	m, err := FitMultiModel([]string{"a", "b", "c", "d"}, x, y, ReduceMedian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Terms) != 1 || m.Terms[0].String(m.Names) != "a * b * c * d" || m.MinReps != 1 {
+		t.Errorf("four parameters: %s", m)
+	}
+}
