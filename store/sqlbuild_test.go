@@ -29,6 +29,7 @@ var sqlBuildAllowed = map[string]string{
 	"store/save_sqlite.go:sqliteNextID":              "table is one of the package's constant table names; the sqlite_sequence key is $1",
 	"store/save_sqlite.go:insertSQL":                 "table and columns are the package's constant names; the values are ? placeholders",
 	"store/integrity.go:orphanCountSQL":              "table and column names come from the database's own catalog (foreign keys) or implicitReferences, quoted with quoteIdent",
+	"watch/store.go:insertSQL":                       "table and columns are the watch's constant table and column names; the values are $n placeholders",
 	"store/storetest/storetest.go:NewPostgresSchema": "the schema name is taudb_test_ and 16 random hex digits made by the function itself",
 	"store/storetest/storetest.go:Counts":            "table names come from the database's own catalog, quoted",
 	// The benchmark driver works on private databases it creates itself.
