@@ -109,6 +109,9 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	if fi, ok := o.(interface{ FileInput() string }); ok && fi.FileInput() != "" {
+		return a.runFileInput(ctx, o, ch, rf.table)
+	}
 	if err := ch.check(an); err != nil {
 		return err
 	}
@@ -132,6 +135,20 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 		return v.Verdict(r.out.Result) // regress --fail-on: after the output
 	}
 	return nil
+}
+
+// runFileInput runs an analysis whose options name a measurement file
+// (scalability --input) on that file alone: no database, no trials, the
+// result printed and not stored.
+func (a *app) runFileInput(ctx context.Context, o registry.Options, ch trialChoice, table string) error {
+	if ch.trial != "" || ch.sel.trials != "" || ch.sel.where != "" || ch.sel.view != "" {
+		return usagef("--input models a file: give no --trial, --trials, --where or --view")
+	}
+	out, err := o.Run(ctx, registry.Input{})
+	if err != nil {
+		return err
+	}
+	return a.printResult(out.Result, table)
 }
 
 // savesMetric says whether the options store a metric even when the
