@@ -41,12 +41,7 @@ type icicleAnswer struct {
 // children laid out from the left edge of their parent. Children sum to
 // at most their parent (the rest is the parent's exclusive value).
 func (s *Server) icicle(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v, err := readView(r, ct.trial)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -16,12 +16,7 @@ const overviewTop = 6
 // part's mean over the bin's threads (absent records as 0). A click opens
 // the thread (a bin's first thread).
 func (s *Server) threadsOverview(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v, err := readView(r, ct.trial)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -40,12 +40,7 @@ type treeData struct {
 // graph (both filled by the scripts from treeChildren and icicle), with the
 // filter box.
 func (s *Server) treePage(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v, err := readView(r, ct.trial)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -96,12 +91,7 @@ const maxMatches = 200
 // exclusive values of the chosen metric and the mean calls, across the
 // threads that have a record of the node.
 func (s *Server) treeChildren(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v, err := readView(r, ct.trial)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return

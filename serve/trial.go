@@ -10,6 +10,17 @@ import (
 	"strings"
 )
 
+// openView returns the cached trial of the request's {id} and the view
+// (metric, derived expression, exclusive or inclusive) its query asks for.
+func (s *Server) openView(r *http.Request) (*cachedTrial, viewParams, error) {
+	ct, err := s.openTrial(r)
+	if err != nil {
+		return nil, viewParams{}, err
+	}
+	v, err := readView(r, ct.trial)
+	return ct, v, err
+}
+
 // openTrial returns the cached trial of the request's {id}.
 func (s *Server) openTrial(r *http.Request) (*cachedTrial, error) {
 	id, err := pathInt(r, "id", "trial")
@@ -47,17 +58,12 @@ var sortKeys = []string{"mean", "min", "max", "stddev", "total", "threads", "nam
 // node with ?callpaths=1): per region the statistics of the chosen column
 // across threads, sorted, a page at a time.
 func (s *Server) regionsPage(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	t := ct.trial
-	v, err := readView(r, t)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	col, err := ct.column(v.key())
 	if err != nil {
 		s.fail(w, r, err)
@@ -132,12 +138,7 @@ const regionsChartTop = 20
 // regionsChart answers the chart of a trial's page: the regions with the
 // largest mean, with each one's mean, minimum and maximum across threads.
 func (s *Server) regionsChart(w http.ResponseWriter, r *http.Request) {
-	ct, err := s.openTrial(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	v, err := readView(r, ct.trial)
+	ct, v, err := s.openView(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
