@@ -277,12 +277,7 @@ func (m Model) PredictionInterval(p, level float64) (lo, hi float64) {
 	for c, t := range m.cols {
 		x[c] = t.Eval(p)
 	}
-	var lever float64
-	for a := range k {
-		for e := range k {
-			lever += x[a] * m.cov[a*k+e] * x[e]
-		}
-	}
+	lever := quadForm(x, m.cov)
 	y := m.Eval(p)
 	v := 1.0
 	if m.relative {
@@ -437,4 +432,17 @@ func KarpFlatt(speedup, p float64) float64 {
 		return math.NaN()
 	}
 	return (1/speedup - 1/p) / (1 - 1/p)
+}
+
+// quadForm returns xᵀ·C·x for the k×k matrix C (row-major, k = len(x)):
+// the leverage of a point x under a fit's coefficient covariance C.
+func quadForm(x, c []float64) float64 {
+	k := len(x)
+	var q float64
+	for a := range k {
+		for e := range k {
+			q += x[a] * c[a*k+e] * x[e]
+		}
+	}
+	return q
 }

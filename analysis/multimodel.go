@@ -117,12 +117,7 @@ func (m MultiModel) PredictionInterval(x []float64, level float64) (lo, hi float
 	for c, t := range m.cols {
 		x0[c] = t.Eval(x)
 	}
-	var lever float64
-	for a := range k {
-		for e := range k {
-			lever += x0[a] * m.cov[a*k+e] * x0[e]
-		}
-	}
+	lever := quadForm(x0, m.cov)
 	y := m.Eval(x)
 	noise := m.RepNoise
 	if !defined(noise) {
