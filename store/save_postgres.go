@@ -92,19 +92,8 @@ func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePla
 			continue
 		}
 		beforeTable(ctx, tr.table)
-		next := tr.next
-		n, err := tx.CopyFrom(ctx, pgx.Identifier{tr.table}, tr.columns, pgx.CopyFromFunc(func() ([]any, error) {
-			row, ok := next()
-			if !ok {
-				return nil, nil
-			}
-			return row, nil
-		}))
-		if err != nil {
-			return fmt.Errorf("copy %s: %w", tr.table, err)
-		}
-		if n != int64(tr.rows) {
-			return fmt.Errorf("copy %s: wrote %d rows, expected %d", tr.table, n, tr.rows)
+		if err := copyRows(ctx, tx, tr); err != nil {
+			return err
 		}
 	}
 	return ensureLoadViews(ctx, pgxRunner{tx}, Postgres, p.app, p.exp)
