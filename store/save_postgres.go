@@ -53,6 +53,13 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
+	part, err := isPartitioned(ctx, r)
+	if err == nil && part {
+		err = lockPartitions(ctx, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
+	}
 	if err := db.lockNames(ctx, r, "trial", knownNames(trials)...); err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
@@ -64,7 +71,7 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 			err = p.checkBigTables(keepBig)
 		}
 		if err == nil && p != nil {
-			err = copyPostgres(ctx, conn, tx, p)
+			err = copyPostgres(ctx, conn, tx, p, part)
 			saved.ID = p.trialID()
 		}
 		if err != nil {
@@ -78,8 +85,10 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	return out, nil
 }
 
-// copyPostgres reserves the plan's ids and writes its tables with COPY.
-func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePlan) error {
+// copyPostgres reserves the plan's ids and writes its tables with COPY; in
+// the partitioned layout (part) timer_call_data, timer_value and
+// counter_value go into partitions of the trial's own (copyPartition).
+func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePlan, part bool) error {
 	if err := reservePostgres(ctx, tx, p); err != nil {
 		// The statement may have failed holding the session lock: drop
 		// the connection, which releases it, rather than return it to the
@@ -92,6 +101,12 @@ func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePla
 			continue
 		}
 		beforeTable(ctx, tr.table)
+		if b, ok := p.partitionBlock(tr.table); part && ok {
+			if err := copyPartition(ctx, tx, pgxRunner{tx}, p.trialID(), b, tr); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := copyRows(ctx, tx, tr); err != nil {
 			return err
 		}
