@@ -57,6 +57,9 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	if err == nil && part {
 		err = lockPartitions(ctx, r)
 	}
+	if err == nil && part {
+		err = setAttachMemory(ctx, r)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
@@ -102,7 +105,7 @@ func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePla
 		}
 		beforeTable(ctx, tr.table)
 		if b, ok := p.partitionBlock(tr.table); part && ok {
-			if err := copyPartition(ctx, tx, pgxRunner{tx}, p.trialID(), b, tr); err != nil {
+			if err := copyPartition(ctx, tx.Conn().PgConn(), pgxRunner{tx}, p.trialID(), b, tr); err != nil {
 				return err
 			}
 			continue

@@ -29,6 +29,7 @@ var sqlBuildAllowed = map[string]string{
 	"store/save_sqlite.go:sqliteNextID":              "table is one of the package's constant table names; the sqlite_sequence key is $1",
 	"store/save_sqlite.go:insertSQL":                 "table and columns are the package's constant names; the values are ? placeholders",
 	"store/integrity.go:orphanCountSQL":              "table and column names come from the database's own catalog (foreign keys) or implicitReferences, quoted with quoteIdent",
+	"store/copyfreeze.go:copyFreeze":                 "table and columns are the package's constant names (a partition's is a constant table name and an int64 trial id); the rows travel as COPY data",
 	"store/partition.go:copyPartition":               "table is one of the package's constant partitioned tables; the partition name is that and an int64 trial id (partitionName); the block bounds are int64s formatted by %d",
 	"store/partition.go:dropPartitions":              "partition names are the package's constant table names and an int64 trial id (partitionName); bigCallTable is a constant",
 	"store/partition.go:onDefaults":                  "splices only callData, a partitionName (constant table name and int64 trial id), into the package's constant statements",
