@@ -97,7 +97,21 @@ func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := newHistoryData(exps, o.SeriesOptions)
+	runs, err := ReduceHistory(exps, o.SeriesOptions)
+	if err != nil {
+		return nil, err
+	}
+	d, err := seriesOfRuns(runs, o.SeriesOptions)
+	if err != nil {
+		return nil, err
+	}
+	return regressData(d, o)
+}
+
+// regressData is Regress on the reduced history d, with the options'
+// defaults filled.
+func regressData(d *seriesData, o RegressOptions) (*Result, error) {
+	h, err := newHistoryData(d)
 	if err != nil {
 		return nil, err
 	}
@@ -151,12 +165,9 @@ func (o RegressOptions) params(res *Result) {
 	res.Params["bootstrap"] = fmt.Sprint(o.Bootstrap)
 }
 
-// newHistoryData collects the experiments and reduces them per point.
-func newHistoryData(exps []Experiment, opt SeriesOptions) (*historyData, error) {
-	d, err := collect(exps, opt)
-	if err != nil {
-		return nil, err
-	}
+// newHistoryData groups the reduced experiments of d into points (equal
+// P: repetitions) and takes each point's median.
+func newHistoryData(d *seriesData) (*historyData, error) {
 	h := &historyData{d: d}
 	for k, e := range d.exps {
 		if n := len(h.points); n > 0 && d.exps[h.points[n-1].exps[0]].P == e.P {

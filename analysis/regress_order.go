@@ -59,33 +59,40 @@ func NewHistory(trials []*drg.Trial, values []string) (Series, error) {
 	if len(trials) != len(values) {
 		return nil, fmt.Errorf("history: %d trials but %d order values", len(trials), len(values))
 	}
+	for i, t := range trials {
+		if t == nil {
+			return nil, fmt.Errorf("history: trial %d: no trial", i+1)
+		}
+	}
+	ranks := HistoryRanks(values)
+	out := make(Series, len(trials))
+	for i, t := range trials {
+		out[i] = Experiment{Trial: t, Name: t.Name, P: ranks[i], Key: values[i]}
+	}
+	return out, nil
+}
+
+// HistoryRanks returns each order value's 1-based rank among the distinct
+// values: compared as numbers when every value is a number, else as text.
+// Equal values get equal ranks (repetitions of one point).
+func HistoryRanks(values []string) []float64 {
 	numeric := true
-	nums := make([]float64, len(values))
-	for i, v := range values {
+	num := map[string]float64{}
+	for _, v := range values {
 		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil {
 			numeric = false
 			break
 		}
-		nums[i] = x
+		num[v] = x
 	}
 	distinct := map[string]bool{}
-	for i, t := range trials {
-		if t == nil {
-			return nil, fmt.Errorf("history: trial %d: no trial", i+1)
+	keys := []string{}
+	for _, v := range values {
+		if !distinct[v] {
+			distinct[v] = true
+			keys = append(keys, v)
 		}
-		distinct[values[i]] = true
-	}
-	keys := make([]string, 0, len(distinct))
-	num := map[string]float64{}
-	for i, v := range values {
-		if !numeric {
-			break
-		}
-		num[v] = nums[i]
-	}
-	for k := range distinct {
-		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if numeric && num[keys[i]] != num[keys[j]] {
@@ -97,9 +104,9 @@ func NewHistory(trials []*drg.Trial, values []string) (Series, error) {
 	for i, k := range keys {
 		rank[k] = i + 1
 	}
-	out := make(Series, len(trials))
-	for i, t := range trials {
-		out[i] = Experiment{Trial: t, Name: t.Name, P: float64(rank[values[i]]), Key: values[i]}
+	out := make([]float64, len(values))
+	for i, v := range values {
+		out[i] = float64(rank[v])
 	}
-	return out, nil
+	return out
 }

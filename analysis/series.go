@@ -272,17 +272,6 @@ func parseProperty(key, value string) Property {
 	return p
 }
 
-// Aggregations of a value over the threads of one experiment.
-const (
-	// AggregateMax takes the largest value over the threads that have a
-	// record: the slowest thread determines a parallel program's run time.
-	AggregateMax = "max"
-	// AggregateMean takes the mean over the threads that have a record
-	// (nulls ignored, TAUdb's MEAN); for the program time (the main region's
-	// inclusive value, drg.Trial.MainInclusive) the mean over all threads.
-	AggregateMean = "mean"
-)
-
 // SeriesOptions are the options every multi-experiment analysis shares.
 type SeriesOptions struct {
 	// Metric is the metric's name, which every experiment must have (an
@@ -292,7 +281,7 @@ type SeriesOptions struct {
 	Metric string
 	// Aggregate reduces a value over an experiment's threads: AggregateMax
 	// ("max", the default) or AggregateMean ("mean").
-	Aggregate string
+	Aggregate Aggregate
 	// ShortNames aligns regions across experiments by their name without
 	// the source location (drg.Region.ShortName), summing per thread the
 	// regions of one trial that share a short name; the default aligns by
@@ -315,7 +304,7 @@ type seriesData struct {
 	metrics  []int    // the metric's index in each experiment
 	unit     string
 	isTime   bool
-	agg      string
+	agg      Aggregate
 	align    string
 	main     []float64 // program time per experiment
 	mainName string    // the main region of the first experiment
@@ -376,17 +365,13 @@ func collect(exps []Experiment, opt SeriesOptions) (*seriesData, error) {
 
 // checkExperiments checks the experiments (a trial each, a finite P > 0,
 // unique names) and the aggregate, and returns the aggregate.
-func checkExperiments(exps []Experiment, opt SeriesOptions) (string, error) {
+func checkExperiments(exps []Experiment, opt SeriesOptions) (Aggregate, error) {
 	if len(exps) == 0 {
 		return "", fmt.Errorf("no experiment given")
 	}
-	agg := strings.ToLower(strings.TrimSpace(opt.Aggregate))
-	switch agg {
-	case "":
-		agg = AggregateMax
-	case AggregateMax, AggregateMean:
-	default:
-		return "", fmt.Errorf("aggregate %q: want %q or %q", opt.Aggregate, AggregateMax, AggregateMean)
+	agg, err := ParseAggregate(opt.Aggregate, AggregateMax, AggregateMean)
+	if err != nil {
+		return "", err
 	}
 	seen := map[string]int{}
 	for i, e := range exps {
@@ -492,7 +477,7 @@ func flatGroups(t *drg.Trial, short bool) ([]string, [][]int) {
 // the flat nodes in group (summed per thread) over the threads that have a
 // record of any of them; it also counts the distinct TAU node ranks among
 // those threads. present is false when no thread has a record.
-func reduceGroup(t *drg.Trial, m int, group []int, agg string) (excl, incl float64, procs int, present bool) {
+func reduceGroup(t *drg.Trial, m int, group []int, agg Aggregate) (excl, incl float64, procs int, present bool) {
 	nt := len(t.Threads)
 	ex, in := t.Values[m].Exclusive, t.Values[m].Inclusive
 	k := 0
@@ -537,7 +522,7 @@ func reduceGroup(t *drg.Trial, m int, group []int, agg string) (excl, incl float
 
 // aggregateMain reduces the per-thread main-region inclusive values: the
 // largest, or the mean over all threads.
-func aggregateMain(perThread []float64, agg string) float64 {
+func aggregateMain(perThread []float64, agg Aggregate) float64 {
 	if agg == AggregateMean {
 		return drg.DerivedMain(perThread, drg.Mean)
 	}
@@ -552,20 +537,7 @@ func aggregateMain(perThread []float64, agg string) float64 {
 // one named name (an experiment name or its trial's name), or the first
 // with the smallest P when name is "".
 func (d *seriesData) baseline(name string) (int, error) {
-	if name == "" {
-		return 0, nil
-	}
-	for i, n := range d.names {
-		if n == name {
-			return i, nil
-		}
-	}
-	for i, e := range d.exps {
-		if e.Trial.Name == name {
-			return i, nil
-		}
-	}
-	return -1, fmt.Errorf("baseline %q is none of the experiments (%s)", name, strings.Join(d.names, ", "))
+	return pickBaseline(d.ps(), d.names, d.trials, name)
 }
 
 // ps returns the experiments' P, sorted ascending.
@@ -577,7 +549,7 @@ func (d *seriesData) ps() []float64 { return d.exps.Ps() }
 func (d *seriesData) params() map[string]string {
 	return map[string]string{
 		"metric":      d.metric,
-		"aggregate":   d.agg,
+		"aggregate":   string(d.agg),
 		"align":       d.align,
 		"experiments": joinNames(d.names),
 		"p":           formatList(d.ps()),

@@ -294,7 +294,7 @@ func Improvement(a, b []Experiment, opt SeriesOptions) (*Result, error) {
 		Metric:   da.metric,
 		Params: map[string]string{
 			"metric":    da.metric,
-			"aggregate": da.agg,
+			"aggregate": string(da.agg),
 			"align":     da.align,
 			"a":         joinNames(da.names),
 			"b":         joinNames(db.names),

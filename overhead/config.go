@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/classify"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -17,7 +18,7 @@ type config struct {
 	opt       Options
 	metric    string
 	metrics   []int // metric index per trial
-	agg       string
+	agg       analysis.Aggregate
 	unit      string
 	rules     []classify.Rule
 	theta     float64
@@ -81,15 +82,15 @@ func (r restriction) admits(th drg.Thread) bool {
 }
 
 // newConfig checks the inputs of Analyze and settles every choice.
-func newConfig(trials []*drg.Trial, p []float64, opt Options) (*config, error) {
+func newConfig(trials []*drg.Trial, p []float64, baseline int, opt Options) (*config, error) {
 	if len(trials) == 0 {
 		return nil, fmt.Errorf("overhead analysis needs at least one trial")
 	}
 	if len(p) != len(trials) {
 		return nil, fmt.Errorf("overhead analysis: %d trials but %d process counts", len(trials), len(p))
 	}
-	c := &config{trials: trials, p: p, opt: opt, classes: map[string]class{}, subOrder: map[Category][]string{}}
-	for _, step := range []func() error{c.checkTrials, c.resolveMetric, c.resolveChoices, c.resolveBaseline, c.resolveViews} {
+	c := &config{trials: trials, p: p, baseline: baseline, opt: opt, classes: map[string]class{}, subOrder: map[Category][]string{}}
+	for _, step := range []func() error{c.checkTrials, c.resolveMetric, c.resolveChoices, c.resolveViews} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -141,12 +142,9 @@ func (c *config) resolveMetric() error {
 // sequential time and top, filling in the defaults.
 func (c *config) resolveChoices() error {
 	opt := c.opt
-	c.agg = strings.ToLower(strings.TrimSpace(opt.Aggregate))
-	if c.agg == "" {
-		c.agg = AggregateMean
-	}
-	if c.agg != AggregateMax && c.agg != AggregateMean && c.agg != AggregateMin {
-		return fmt.Errorf("aggregate %q: want %q (default), %q or %q", opt.Aggregate, AggregateMean, AggregateMax, AggregateMin)
+	var err error
+	if c.agg, err = analysis.ParseAggregate(opt.Aggregate, analysis.AggregateMean, analysis.AggregateMax, analysis.AggregateMin); err != nil {
+		return err
 	}
 	c.unit = strings.ToLower(strings.TrimSpace(opt.Unit))
 	if c.unit == "" {
@@ -159,7 +157,6 @@ func (c *config) resolveChoices() error {
 	if rules == nil {
 		rules = classify.Default()
 	}
-	var err error
 	if c.rules, err = classify.Prepare(rules); err != nil {
 		return err
 	}
@@ -175,36 +172,6 @@ func (c *config) resolveChoices() error {
 	}
 	if opt.Top < 0 {
 		return fmt.Errorf("top %d: want 0 (all) or a positive count", opt.Top)
-	}
-	return nil
-}
-
-// resolveBaseline picks the baseline: the given index, else the first
-// trial with p = 1, else the first with the smallest p.
-func (c *config) resolveBaseline() error {
-	trials, p, opt := c.trials, c.p, c.opt
-	if opt.Baseline != nil {
-		b := *opt.Baseline
-		if b < 0 || b >= len(trials) {
-			return fmt.Errorf("baseline %d: want the index of one of the %d trials (0 to %d)", b, len(trials), len(trials)-1)
-		}
-		c.baseline = b
-	} else {
-		c.baseline = -1
-		for i := range trials {
-			if p[i] == 1 {
-				c.baseline = i
-				break
-			}
-		}
-		if c.baseline < 0 {
-			c.baseline = 0
-			for i := range trials {
-				if p[i] < p[c.baseline] {
-					c.baseline = i
-				}
-			}
-		}
 	}
 	return nil
 }

@@ -8,10 +8,12 @@
 //
 // # Figures
 //
-// Analyze takes the trials of a set of experiments and the number of
-// processes p of each (ProcessCount gives the number of distinct TAU node
-// ranks, the usual choice). Its documentation holds every formula; in
-// short:
+// Analyze takes a series of experiments, analysis.Series, the type every
+// multi-experiment analysis takes: each trial with its number of processes
+// p (analysis.NewSeries counts them by analysis.ProcessCount, the distinct
+// TAU node ranks by default), the baseline chosen by the series' one rule
+// (analysis.Series.Baseline) and the aggregate of the one type
+// analysis.Aggregate. Its documentation holds every formula; in short:
 //
 //	T_p          = A_k T_k, T_k = a process's main-region inclusive time
 //	T_s          = T_1 of a 1-process baseline, or p_b*T_b of the
@@ -27,16 +29,14 @@
 //	               parallelism + additional computation + loss
 //	unidentified = T_o - identified (exactly: see the exact grid below)
 //
-// A is the aggregate over processes: the maximum by default, because the
-// slowest process determines T_p (SCALEA takes the execution time as the
-// maximum over processes); the mean and the minimum are options. Each
-// category is the same aggregate of the per-process category sums (for the
-// maximum: the category time of the process that spends the most in that
-// category), so with the maximum the categories of different processes may
-// add up to more than T_o and leave a negative unidentified overhead, which
-// is reported as it is. Loss of parallelism is computed per region (the
-// aggregate over the processes that executed the region) and summed over
-// the regions.
+// A is the aggregate over processes (Options.Aggregate): the mean by
+// default, the average process, since only the average splits T_o without
+// one process's waiting standing for another's work; the maximum (the
+// process that finishes last, whose T_k is SCALEA's execution time) and the
+// minimum are options. With the maximum or the minimum every figure is that
+// one process's, so the categories add up to its T_o. Loss of parallelism
+// is computed per region (from the processes that executed the region) and
+// summed over the regions.
 //
 // Only computation regions (no rule, or a rule that says "computation") are
 // tested for loss of parallelism: a region a rule counts in a category is

@@ -116,7 +116,7 @@ func (c *config) caveats(res *analysis.Result, e *expStats, i int) {
 			"the rest of the waiting was recorded elsewhere (in point-to-point calls or MPI_Finalize) and stays there",
 			c.labels[i], c.format(e.waitClaim+e.workClaim), c.format(paid), who)
 	}
-	if c.agg == AggregateMean && e.tmax > e.tp*1.01 {
+	if c.agg == analysis.AggregateMean && e.tmax > e.tp*1.01 {
 		res.Findf("At %s the processes do not finish together: the last takes T_max = %s, %s more than the average process's T_p = %s that the split describes",
 			c.labels[i], c.format(e.tmax), pct(e.tmax-e.tp, e.tp), c.format(e.tp))
 	}
@@ -130,7 +130,7 @@ func (c *config) whoLabel(e *expStats) string {
 	if c.restrict.kind != 0 {
 		return c.unit + " " + c.restrict.text
 	}
-	return fmt.Sprintf("the %s that finishes %s", c.unit, map[string]string{AggregateMax: "last", AggregateMin: "first", AggregateMean: "alone"}[c.agg])
+	return fmt.Sprintf("the %s that finishes %s", c.unit, map[analysis.Aggregate]string{analysis.AggregateMax: "last", analysis.AggregateMin: "first", analysis.AggregateMean: "alone"}[c.agg])
 }
 
 // plural gives the plural of a unit name ("process" → "processes").

@@ -196,3 +196,27 @@ func hasFinding(res *analysis.Result, s string) bool {
 	}
 	return false
 }
+
+// analyzeP runs Analyze on the series of trials in which trial i ran with
+// p[i] processes.
+func analyzeP(trials []*drg.Trial, p []float64, opt Options) (*analysis.Result, error) {
+	if len(p) != len(trials) {
+		panic("analyzeP: one p per trial")
+	}
+	s := make(analysis.Series, len(trials))
+	for i, t := range trials {
+		s[i] = analysis.Experiment{Trial: t, P: p[i]}
+	}
+	return Analyze(s, opt)
+}
+
+// processes is p of a trial by the one process-count rule
+// (analysis.ProcessCount: distinct TAU node ranks).
+func processes(t *testing.T, tr *drg.Trial) float64 {
+	t.Helper()
+	p, err := analysis.ProcessCount(tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
@@ -107,13 +108,13 @@ func (c *config) choose(u units, tk []float64) []int {
 		switch {
 		case best < 0:
 			best = k
-		case c.agg == AggregateMax && tk[k] > tk[best]:
+		case c.agg == analysis.AggregateMax && tk[k] > tk[best]:
 			best = k
-		case c.agg == AggregateMin && tk[k] < tk[best]:
+		case c.agg == analysis.AggregateMin && tk[k] < tk[best]:
 			best = k
 		}
 	}
-	if c.agg == AggregateMean || best < 0 {
+	if c.agg == analysis.AggregateMean || best < 0 {
 		return all
 	}
 	return []int{best}

@@ -9,20 +9,6 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
 
-// The aggregates over processes (Options.Aggregate).
-const (
-	// AggregateMax describes the one process with the largest T_k, the
-	// process that finishes last.
-	AggregateMax = "max"
-	// AggregateMean describes the average process: every figure is the
-	// mean over the processes (a process that did not execute a region
-	// counts as 0). The default, since only the average splits T_o without
-	// one process's waiting standing for another's work.
-	AggregateMean = "mean"
-	// AggregateMin describes the one process with the smallest T_k.
-	AggregateMin = "min"
-)
-
 // The units of parallelism (Options.Unit).
 const (
 	// UnitProcess makes every TAU node rank N (an MPI process) one unit:
@@ -41,11 +27,12 @@ const DefaultReplicatedThreshold = 0.5
 // Options select how Analyze computes the overheads. The zero value selects
 // every default.
 type Options struct {
-	// Baseline is the index in trials of the baseline experiment; nil
-	// selects the first trial with p = 1, or, with none, the first trial
-	// with the smallest p. The baseline gives T_s (see Analyze) and the
-	// per-region reference times of the replicated-code test.
-	Baseline *int
+	// Baseline names the baseline experiment (its Name, else its trial's
+	// name); "" selects the experiment with the smallest p, the 1-process
+	// run when there is one: the rule of every analysis of a series
+	// (analysis.Series.Baseline). The baseline gives T_s (see Analyze) and
+	// the per-region reference times of the replicated-code test.
+	Baseline string
 	// SequentialTime, when positive, is T_s itself (in the metric's unit,
 	// microseconds for time), overriding the baseline's T_s; the baseline
 	// still serves the replicated-code test.
@@ -53,9 +40,12 @@ type Options struct {
 	// Metric is the metric's name; "" selects the first time metric of the
 	// first trial (drg.Trial.TimeMetric). Every trial must have it.
 	Metric string
-	// Aggregate chooses the processes the figures describe: AggregateMean
-	// (default), AggregateMax or AggregateMin (see Analyze).
-	Aggregate string
+	// Aggregate chooses the processes the figures describe (see Analyze):
+	// analysis.AggregateMean (the default: the average process; only the
+	// average splits T_o without one process's waiting standing for
+	// another's work), analysis.AggregateMax (the process with the largest
+	// T_k, which finishes last) or analysis.AggregateMin (the smallest).
+	Aggregate analysis.Aggregate
 	// Unit is the unit of parallelism whose count p gives: UnitProcess
 	// (default) or UnitThread. With threads, a worker thread's top-level
 	// timer (".TAU application") holds the time the worker was idle, for
@@ -89,20 +79,11 @@ type Options struct {
 	ReplicatedThreshold float64
 }
 
-// ProcessCount returns the number of distinct TAU node ranks N among t's
-// threads: the number of processes p a caller should normally pass for t.
-func ProcessCount(t *drg.Trial) int {
-	seen := map[int]bool{}
-	for _, th := range t.Threads {
-		seen[th.Node] = true
-	}
-	return len(seen)
-}
-
-// Analyze is SCALEA's overhead analysis over a set of experiments: trial i
-// ran with p[i] processes (or threads, with Options.Unit = UnitThread). The
-// experiments are reported in increasing p (then trial name), whatever the
-// order of trials.
+// Analyze is SCALEA's overhead analysis over a series of experiments: each
+// ran its trial with P processes (or threads, with Options.Unit =
+// UnitThread; analysis.NewSeries counts them by analysis.ProcessCount, the
+// one rule). The experiments are reported in increasing p (then trial
+// name), whatever the order of the series.
 //
 // Definitions (values are the metric's, microseconds for time; k runs over
 // the units of parallelism, processes by default):
@@ -202,12 +183,12 @@ func ProcessCount(t *drg.Trial) int {
 //     the regions that cause it, largest overhead first.
 //
 // A percentage whose denominator is 0 is undefined (NaN).
-func Analyze(trials []*drg.Trial, p []float64, opt Options) (*analysis.Result, error) {
-	trials, p, opt, err := inPOrder(trials, p, opt)
+func Analyze(s analysis.Series, opt Options) (*analysis.Result, error) {
+	trials, p, b, err := inPOrder(s, opt.Baseline)
 	if err != nil {
 		return nil, err
 	}
-	c, err := newConfig(trials, p, opt)
+	c, err := newConfig(trials, p, b, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -228,42 +209,36 @@ func Analyze(trials []*drg.Trial, p []float64, opt Options) (*analysis.Result, e
 	return c.result(exps)
 }
 
-// inPOrder sorts the trials by p (then name, then the given order), moves
-// the baseline index along, and refuses a set whose p never varies.
-func inPOrder(trials []*drg.Trial, p []float64, opt Options) ([]*drg.Trial, []float64, Options, error) {
-	if len(p) != len(trials) {
-		return nil, nil, opt, fmt.Errorf("overhead analysis: %d trials but %d process counts", len(trials), len(p))
+// inPOrder sorts the series by p (then trial name, then the given order),
+// refuses a series whose p never varies, and finds the baseline in the
+// sorted series (analysis.Series.Baseline).
+func inPOrder(s analysis.Series, baseline string) ([]*drg.Trial, []float64, int, error) {
+	if len(s) == 0 {
+		return nil, nil, -1, fmt.Errorf("overhead analysis needs at least one trial")
 	}
-	if err := analysis.CheckPVaries("overhead", p); err != nil {
-		return nil, nil, opt, err
+	if err := analysis.CheckPVaries("overhead", s.Ps()); err != nil {
+		return nil, nil, -1, err
 	}
-	idx := make([]int, len(trials))
-	for i := range idx {
-		idx[i] = i
-	}
-	name := func(i int) string {
-		if trials[i] == nil {
+	name := func(e analysis.Experiment) string {
+		if e.Trial == nil {
 			return ""
 		}
-		return trials[i].Name
+		return e.Trial.Name
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		if p[idx[a]] != p[idx[b]] {
-			return p[idx[a]] < p[idx[b]]
+	sorted := append(analysis.Series(nil), s...)
+	sort.SliceStable(sorted, func(a, b int) bool {
+		if sorted[a].P != sorted[b].P {
+			return sorted[a].P < sorted[b].P
 		}
-		return name(idx[a]) < name(idx[b])
+		return name(sorted[a]) < name(sorted[b])
 	})
-	ts, ps := make([]*drg.Trial, len(idx)), make([]float64, len(idx))
-	given := -1
-	if opt.Baseline != nil {
-		given = *opt.Baseline
+	b, err := sorted.Baseline(baseline)
+	if err != nil {
+		return nil, nil, -1, err
 	}
-	for to, from := range idx {
-		ts[to], ps[to] = trials[from], p[from]
-		if from == given {
-			b := to
-			opt.Baseline = &b
-		}
+	trials := make([]*drg.Trial, len(sorted))
+	for i, e := range sorted {
+		trials[i] = e.Trial
 	}
-	return ts, ps, opt, nil
+	return trials, sorted.Ps(), b, nil
 }

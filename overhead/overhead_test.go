@@ -67,7 +67,7 @@ func pair(t testing.TB) ([]*drg.Trial, []float64) {
 
 func TestAnalyzeMax(t *testing.T) {
 	trials, p := pair(t)
-	res, err := Analyze(trials, p, Options{Aggregate: AggregateMax})
+	res, err := analyzeP(trials, p, Options{Aggregate: analysis.AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestAnalyzeMax(t *testing.T) {
 func TestAnalyzeMeanMin(t *testing.T) {
 	trials, p := pair(t)
 	for _, c := range []struct {
-		agg                           string
+		agg                           analysis.Aggregate
 		dm, sync, ctrl, add, loss, tp float64
 		unpar, partial, repl          float64
 	}{
@@ -179,7 +179,7 @@ func TestAnalyzeMeanMin(t *testing.T) {
 		{"min", 15, 10, 50, 1, 145, 550, 60, 10, 75},
 		{"MAX", 45, 0, 50, 1, 155, 580, 60, 20, 75},
 	} {
-		res, err := Analyze(trials, p, Options{Aggregate: c.agg})
+		res, err := analyzeP(trials, p, Options{Aggregate: c.agg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func TestAnalyzeMeanMin(t *testing.T) {
 				t.Errorf("%s: %s / %s = %v, want %v", c.agg, x.cat, x.sub, got, x.want)
 			}
 		}
-		if res.Params["aggregate"] != strings.ToLower(c.agg) {
+		if res.Params["aggregate"] != strings.ToLower(string(c.agg)) {
 			t.Errorf("aggregate param %q", res.Params["aggregate"])
 		}
 	}
@@ -215,7 +215,7 @@ func TestBaselineChoices(t *testing.T) {
 	// each), T_o = 170 - 140 = 30, all of it data movement.
 	two := build(t, "two", procs(2), mainRecs([]float64{300, 300}, onEach("MPI_Send()", "MPI", 20, 20)))
 	four := build(t, "four", procs(4), mainRecs([]float64{170, 170, 170, 170}, onEach("MPI_Send()", "MPI", 30, 30, 30, 30)))
-	res, err := Analyze([]*drg.Trial{four, two}, []float64{4, 2}, Options{})
+	res, err := analyzeP([]*drg.Trial{four, two}, []float64{4, 2}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestBaselineChoices(t *testing.T) {
 		}
 	}
 	// Given sequential time.
-	res, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{SequentialTime: 1234})
+	res, err = analyzeP([]*drg.Trial{seq, par}, []float64{1, 4}, Options{SequentialTime: 1234})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,11 +249,10 @@ func TestBaselineChoices(t *testing.T) {
 	if res.Params["t_s_rule"] != "given sequential time" || res.Params["sequential_time"] != "1234" {
 		t.Errorf("params %v", res.Params)
 	}
-	// An explicit baseline index: the p=4 trial, T_s = its useful work
+	// An explicit baseline, by name: the p=4 trial, T_s = its useful work
 	// (550-76) + (560-83) + (570-93) + (580-103) = 1905; at p = 4 the
 	// average process's T_o = 565 - 1905/4 = 88.75, its rule time.
-	b := 1
-	res, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Baseline: &b})
+	res, err = analyzeP([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Baseline: par.Name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +270,7 @@ func TestBaselineChoices(t *testing.T) {
 		t.Errorf("loss at the p=4 baseline = %v, want 7.75 (no replicated code)", got)
 	}
 	// Default: the p=1 trial even when it is not first.
-	res, err = Analyze([]*drg.Trial{par, seq}, []float64{4, 1}, Options{})
+	res, err = analyzeP([]*drg.Trial{par, seq}, []float64{4, 1}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +286,7 @@ func TestReplicatedSmallestBaseline(t *testing.T) {
 		onEach("same", "", 100, 100), onEach("halved", "", 100, 100), onEach("edge", "", 100, 100))))
 	four := build(t, "four", procs(4), mainRecs([]float64{300, 300, 300, 300}, cat(
 		onEach("same", "", 100, 100, 100, 100), onEach("halved", "", 50, 50, 50, 50), onEach("edge", "", 75, 75, 75, 75))))
-	res, err := Analyze([]*drg.Trial{two, four}, []float64{2, 4}, Options{})
+	res, err := analyzeP([]*drg.Trial{two, four}, []float64{2, 4}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +304,7 @@ func TestReplicatedSmallestBaseline(t *testing.T) {
 		t.Errorf("replicated loss %v, want 50 + 25", got)
 	}
 	// θ = 0.9 moves the bar to 0.95: "edge" (0.75) is no longer replicated.
-	res, err = Analyze([]*drg.Trial{two, four}, []float64{2, 4}, Options{ReplicatedThreshold: 0.9})
+	res, err = analyzeP([]*drg.Trial{two, four}, []float64{2, 4}, Options{ReplicatedThreshold: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +318,7 @@ func TestReplicatedSmallestBaseline(t *testing.T) {
 
 func TestSuperlinear(t *testing.T) {
 	fast := build(t, "fast", procs(4), mainRecs([]float64{200, 190, 180, 170}, onEach("MPI_Send()", "MPI", 5, 5, 5, 5)))
-	res, err := Analyze([]*drg.Trial{seqTrial(t), fast}, []float64{1, 4}, Options{Aggregate: AggregateMax})
+	res, err := analyzeP([]*drg.Trial{seqTrial(t), fast}, []float64{1, 4}, Options{Aggregate: analysis.AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,8 +390,8 @@ func TestEverySubCategory(t *testing.T) {
 	}
 	incl := []float64{5000, 5001, 5002, 5003} // process 3 finishes last
 	par := build(t, "all", procs(4), mainRecs(incl, children))
-	for _, agg := range []string{"max", "mean"} {
-		res, err := Analyze([]*drg.Trial{seqTrial(t), par}, []float64{1, 4}, Options{Rules: rules, Aggregate: agg})
+	for _, agg := range []analysis.Aggregate{"max", "mean"} {
+		res, err := analyzeP([]*drg.Trial{seqTrial(t), par}, []float64{1, 4}, Options{Rules: rules, Aggregate: agg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -444,7 +443,7 @@ func TestOpenMPThreads(t *testing.T) {
 	// The master thread finishes last (299): fork/join 12, barrier 5,
 	// critical 2, useful work 280, X = 280 - 1000/4 = 30, which pays its
 	// work claim for the master region, 40 - 40/4 = 30.
-	res, err := Analyze([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Unit: UnitThread, Aggregate: AggregateMax})
+	res, err := analyzeP([]*drg.Trial{seq, par}, []float64{1, 4}, Options{Unit: UnitThread, Aggregate: analysis.AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +470,7 @@ func TestOpenMPThreads(t *testing.T) {
 	}
 	// With processes as the unit both trials are one process: p never
 	// varies, which is a parameter study, refused.
-	_, err = Analyze([]*drg.Trial{seq, par}, []float64{1, 1}, Options{})
+	_, err = analyzeP([]*drg.Trial{seq, par}, []float64{1, 1}, Options{})
 	var cp *analysis.ConstantPError
 	if !errors.As(err, &cp) || cp.P != 1 || cp.Trials != 2 || !cp.Usage() {
 		t.Errorf("equal p: error %v, want a ConstantPError", err)
@@ -493,7 +492,7 @@ func TestRestrict(t *testing.T) {
 		{"2", 570, 35, 0, 155, 60, 20, false},
 		{"3.0.0", 580, 45, 0, 155, 60, 20, false},
 	} {
-		res, err := Analyze(trials, p, Options{Restrict: c.restrict})
+		res, err := analyzeP(trials, p, Options{Restrict: c.restrict})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,7 +528,7 @@ func TestRestrict(t *testing.T) {
 
 func TestRegionAndCategoryViews(t *testing.T) {
 	trials, p := pair(t)
-	res, err := Analyze(trials, p, Options{Region: "MPI_Send", Category: "loss_of_parallelism", Top: 2})
+	res, err := analyzeP(trials, p, Options{Region: "MPI_Send", Category: "loss_of_parallelism", Top: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +554,7 @@ func TestRegionAndCategoryViews(t *testing.T) {
 		}
 	}
 	// Every category, every region: data movement lists MPI_Send first.
-	res, err = Analyze(trials, p, Options{})
+	res, err = analyzeP(trials, p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +586,7 @@ func TestRulesFileChangesTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Analyze(trials, p, Options{Rules: rules})
+	res, err := analyzeP(trials, p, Options{Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -627,7 +626,6 @@ func TestRulesFileChangesTable(t *testing.T) {
 
 func TestAnalyzeErrors(t *testing.T) {
 	trials, p := pair(t)
-	b := 5
 	badRule := classify.Rule{ID: "x", Match: "/(/", Category: DataMovement}
 	for _, c := range []struct {
 		name string
@@ -635,13 +633,12 @@ func TestAnalyzeErrors(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{"p count", []float64{1}, Options{}, "2 trials but 1 process counts"},
 		{"p zero", []float64{0, 4}, Options{}, "want a whole number of processes"},
 		{"p fraction", []float64{1, 2.5}, Options{}, "want a whole number of processes"},
 		{"metric", p, Options{Metric: "PAPI_FP_OPS"}, `has no metric "PAPI_FP_OPS"`},
 		{"aggregate", p, Options{Aggregate: "median"}, `aggregate "median"`},
 		{"unit", p, Options{Unit: "node"}, `unit "node"`},
-		{"baseline", p, Options{Baseline: &b}, "baseline 5"},
+		{"baseline", p, Options{Baseline: "p5"}, `baseline "p5" is none of the experiments`},
 		{"sequential", p, Options{SequentialTime: -1}, "sequential time -1"},
 		{"restrict syntax", p, Options{Restrict: "1.2"}, "want a process N"},
 		{"restrict absent", p, Options{Restrict: "9"}, "no trial has this process"},
@@ -652,15 +649,15 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"top", p, Options{Top: -1}, "top -1"},
 		{"rule", p, Options{Rules: []classify.Rule{badRule}}, "bad regular expression"},
 	} {
-		_, err := Analyze(trials, c.p, c.opt)
+		_, err := analyzeP(trials, c.p, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, err := Analyze(nil, nil, Options{}); err == nil {
+	if _, err := analyzeP(nil, nil, Options{}); err == nil {
 		t.Error("no trials: want an error")
 	}
-	if _, err := Analyze([]*drg.Trial{nil}, []float64{1}, Options{}); err == nil {
+	if _, err := analyzeP([]*drg.Trial{nil}, []float64{1}, Options{}); err == nil {
 		t.Error("nil trial: want an error")
 	}
 }
@@ -693,11 +690,11 @@ func TestExactRandom(t *testing.T) {
 			trials = append(trials, build(t, "r", procs(n), mainRecs(incl, children)))
 			p = append(p, float64(n))
 		}
-		opt := Options{Aggregate: []string{"max", "mean", "min"}[rng.Intn(3)]}
+		opt := Options{Aggregate: []analysis.Aggregate{"max", "mean", "min"}[rng.Intn(3)]}
 		if rng.Intn(3) == 0 {
 			opt.SequentialTime = val()
 		}
-		res, err := Analyze(trials, p, opt)
+		res, err := analyzeP(trials, p, opt)
 		var cp *analysis.ConstantPError
 		if analysis.CheckPVaries("overhead", p) != nil && errors.As(err, &cp) {
 			continue

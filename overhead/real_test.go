@@ -24,7 +24,7 @@ func eastSeries(t *testing.T) ([]*drg.Trial, []float64) {
 	for i := 0; i < 8; i++ {
 		tr := readReal(t, fmt.Sprintf("%s%d", east02, i))
 		trials = append(trials, tr)
-		p = append(p, float64(ProcessCount(tr)))
+		p = append(p, processes(t, tr))
 	}
 	return trials, p
 }
@@ -80,8 +80,8 @@ func TestEastSeries(t *testing.T) {
 			t.Fatalf("%s: MPI regions %q", tr.Name, mpi)
 		}
 	}
-	for _, agg := range []string{AggregateMax, AggregateMean, AggregateMin} {
-		res, err := Analyze(trials, p, Options{Aggregate: agg})
+	for _, agg := range []analysis.Aggregate{analysis.AggregateMax, analysis.AggregateMean, analysis.AggregateMin} {
+		res, err := analyzeP(trials, p, Options{Aggregate: agg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestEastSeries(t *testing.T) {
 				t.Errorf("%s p=%d: identified + unidentified != T_o", agg, i+1)
 			}
 		}
-		if agg != AggregateMax {
+		if agg != analysis.AggregateMax {
 			continue
 		}
 		logTable(t, res.Table("experiments"))
@@ -169,11 +169,11 @@ func TestEastRulesFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := Analyze(trials, p, Options{})
+	before, err := analyzeP(trials, p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Analyze(trials, p, Options{Rules: rules})
+	res, err := analyzeP(trials, p, Options{Rules: rules})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestEastRulesFile(t *testing.T) {
 // single experiment with a given sequential time.
 func TestCPIMPI(t *testing.T) {
 	tr := readReal(t, "LLNL-hatchet/tau-cpi-mpi")
-	res, err := Analyze([]*drg.Trial{tr}, []float64{float64(ProcessCount(tr))}, Options{SequentialTime: 40000})
+	res, err := analyzeP([]*drg.Trial{tr}, []float64{processes(t, tr)}, Options{SequentialTime: 40000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +249,8 @@ func TestCPIMPI(t *testing.T) {
 // Cartesian topologies, ADIOS) and checks the per-process view.
 func TestWorkflowMPI(t *testing.T) {
 	tr := readReal(t, "UO-OACISS-tau2/examples/workflow_consolidation/xmain_0")
-	p := []float64{float64(ProcessCount(tr))}
-	res, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8})
+	p := []float64{processes(t, tr)}
+	res, err := analyzeP([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestWorkflowMPI(t *testing.T) {
 	}
 	// The synchronization of process 0 alone is its own barrier and wait
 	// time; the max over processes is at least as large.
-	r0, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Restrict: "0"})
+	r0, err := analyzeP([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Restrict: "0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,11 +309,11 @@ func TestWorkflowMPI(t *testing.T) {
 			last, lastT = tr.Threads[th].Node, v
 		}
 	}
-	rmax, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Aggregate: AggregateMax})
+	rmax, err := analyzeP([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Aggregate: analysis.AggregateMax})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rlast, err := Analyze([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Restrict: fmt.Sprint(last)})
+	rlast, err := analyzeP([]*drg.Trial{tr}, p, Options{SequentialTime: 1e8, Restrict: fmt.Sprint(last)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestWorkflowMPI(t *testing.T) {
 // with threads as the unit.
 func TestOpenMPReal(t *testing.T) {
 	tr := readReal(t, "stevenpl98-ParallelFinalProject/parallel-omp12/MULTI__TIME")
-	res, err := Analyze([]*drg.Trial{tr}, []float64{float64(len(tr.Threads))}, Options{Unit: UnitThread, SequentialTime: 1e6})
+	res, err := analyzeP([]*drg.Trial{tr}, []float64{float64(len(tr.Threads))}, Options{Unit: UnitThread, SequentialTime: 1e6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,10 +383,10 @@ func TestRealSeriesAddUp(t *testing.T) {
 		for _, rel := range paths {
 			tr := readReal(t, rel)
 			trials = append(trials, tr)
-			p = append(p, float64(ProcessCount(tr)))
+			p = append(p, processes(t, tr))
 		}
-		for _, agg := range []string{AggregateMean, AggregateMax, AggregateMin} {
-			res, err := Analyze(trials, p, Options{Aggregate: agg})
+		for _, agg := range []analysis.Aggregate{analysis.AggregateMean, analysis.AggregateMax, analysis.AggregateMin} {
+			res, err := analyzeP(trials, p, Options{Aggregate: agg})
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, agg, err)
 			}
@@ -406,7 +406,7 @@ func TestRealSeriesAddUp(t *testing.T) {
 					}
 				}
 			}
-			if agg == AggregateMean {
+			if agg == analysis.AggregateMean {
 				t.Logf("%s findings: %q", name, res.Findings)
 			}
 			// The matmult series ran 5 to 8 ranks on the 4 cores of east02.

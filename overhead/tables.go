@@ -49,7 +49,7 @@ func (c *config) params(res *analysis.Result) {
 		ps[i] = strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	res.Params["metric"] = c.metric
-	res.Params["aggregate"] = c.agg
+	res.Params["aggregate"] = string(c.agg)
 	res.Params["unit"] = c.unit
 	res.Params["p"] = strings.Join(ps, ",")
 	res.Params["baseline"] = strconv.Itoa(c.baseline)

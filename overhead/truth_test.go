@@ -41,7 +41,7 @@ func TestRecoversGeneratedOverheads(t *testing.T) {
 			trials = append(trials, tr)
 			p = append(p, float64(n))
 		}
-		res, err := Analyze(trials, p, Options{})
+		res, err := analyzeP(trials, p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -334,6 +334,7 @@ type page struct {
 }
 
 func buildPage(res *analysis.Result, meta Meta, created string) (*page, error) {
+	res = res.Shown()
 	p := &page{Title: res.Analysis, Analysis: res.Analysis, Metric: res.Metric, Created: created, Report: meta.Title,
 		Trials: trialsOf(res), Params: paramsOf(res), Findings: res.Findings, EChartsJS: assetsDir + "echarts.min.js"}
 	if ts := p.Trials; len(ts) > 0 {

@@ -96,6 +96,28 @@ func (r *Result) Table(name string) *Table {
 	return nil
 }
 
+// InternalPrefix starts the name of a table that a result keeps for the
+// analysis itself (regress's "_runs": each trial's reduced values, which a
+// longer history reuses) and that outputs and reports leave out.
+const InternalPrefix = "_"
+
+// Internal reports whether the table is kept for the analysis itself
+// (its name starts with InternalPrefix).
+func (t *Table) Internal() bool { return strings.HasPrefix(t.Name, InternalPrefix) }
+
+// Shown returns a copy of r without its internal tables (Table.Internal),
+// sharing everything else: what outputs and reports show.
+func (r *Result) Shown() *Result {
+	c := *r
+	c.Tables = make([]Table, 0, len(r.Tables))
+	for _, t := range r.Tables {
+		if !t.Internal() {
+			c.Tables = append(c.Tables, t)
+		}
+	}
+	return &c
+}
+
 // AddTable appends t to the result and returns a pointer to the stored copy.
 func (r *Result) AddTable(t Table) *Table {
 	r.Tables = append(r.Tables, t)

@@ -20,6 +20,14 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 export TAUDB_REQUIRE_BROWSER=1
 
+# regress's JUnit report is validated with xmllint against a schema.
+if ! command -v xmllint >/dev/null 2>&1; then
+  echo "test: installing Debian's libxml2-utils (xmllint) for the JUnit schema test" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq libxml2-utils >&2 || { apt-get update -qq >&2 && apt-get install -y -qq libxml2-utils >&2; }
+fi
+export TAUDB_REQUIRE_XMLLINT=1
+
 TAUDB_TEST_PG_URL=$(bash scripts/pg-ensure.sh)
 export TAUDB_TEST_PG_URL
 export TAUDB_REQUIRE_PG=1

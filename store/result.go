@@ -294,164 +294,246 @@ func cellRows(rid int64, t *result.Table) tableRows {
 
 // LoadResult reads a stored result back, without recomputing it.
 func (db *DB) LoadResult(ctx context.Context, id int64) (*result.Result, error) {
-	res := &result.Result{Params: map[string]string{}}
+	var res *result.Result
 	err := db.readTx(ctx, func(r runner) error {
-		if ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter"); err != nil {
-			return err
-		} else if !ours {
-			tau, err := loadResultTAU(ctx, r, id)
-			if tau != nil {
-				res = tau
-			}
+		ours, err := hasTable(ctx, r, db.dialect, "analysis_settings_parameter")
+		if err != nil {
 			return err
 		}
-		var err error
+		if !ours {
+			res, err = loadResultTAU(ctx, r, id)
+			return err
+		}
 		if id, err = resultOfViewer(ctx, r, id); err != nil {
 			return err
 		}
-		found := false
-		if err := r.query(ctx, `SELECT method FROM analysis_settings WHERE id = $1`, func(scan func(...any) error) error {
-			found = true
-			return scan(&res.Analysis)
-		}, id); err != nil {
-			return err
-		}
-		if !found {
-			return fmt.Errorf("%w: %d", ErrNoResult, id)
-		}
-		if err := r.query(ctx, `SELECT name, value FROM analysis_settings_parameter WHERE analysis_settings = $1 ORDER BY name`,
-			func(scan func(...any) error) error {
-				var k, v string
-				if err := scan(&k, &v); err != nil {
-					return err
-				}
-				res.Params[k] = v
-				return nil
-			}, id); err != nil {
-			return fmt.Errorf("read parameters: %w", err)
-		}
-		res.Metric = res.Params["metric"]
-		if a, ok := res.Params[analysisParam]; ok {
-			res.Analysis = a
-			delete(res.Params, analysisParam)
-		}
-		savedTrials := keyTrialCount(res.Params[keyParam])
-		shape, hasShape := res.Params[shapeParam]
-		delete(res.Params, keyParam)
-		delete(res.Params, shapeParam)
-		titles := map[string]string{}
-		for k, v := range res.Params {
-			if name, ok := strings.CutPrefix(k, titleParam); ok {
-				titles[name] = v
-				delete(res.Params, k)
-			}
-		}
-		defer func() {
-			for i := range res.Tables {
-				if t, ok := titles[res.Tables[i].Name]; ok {
-					res.Tables[i].Title = t
-				}
-			}
-		}()
-		if err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
-WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
-			var name string
-			if err := scan(&name); err != nil {
-				return err
-			}
-			res.Trials = append(res.Trials, name)
-			return nil
-		}, id); err != nil {
-			return fmt.Errorf("read trials: %w", err)
-		}
-		if have := len(res.Trials); have < savedTrials {
-			defer func() { res.Findings = append([]string{incompleteFinding(savedTrials, have)}, res.Findings...) }()
-		}
-		_, multi := res.Params["trials"]
-		if len(res.Trials) == 1 && (shape == "single" || (!hasShape && !multi && res.Analysis != "compare")) {
-			res.Trial, res.Trials = res.Trials[0], nil
-		}
-		tables := map[string]*result.Table{}
-		var order []string
-		if err := r.query(ctx, `SELECT c.table_name, r.description, c.column_name, c.unit, c.kind FROM analysis_result_column c
-JOIN analysis_result r ON r.id = c.analysis_result WHERE r.analysis_settings = $1 ORDER BY r.id, c.position`,
-			func(scan func(...any) error) error {
-				var tn, title, cn, unit, kind string
-				if err := scan(&tn, &title, &cn, &unit, &kind); err != nil {
-					return err
-				}
-				t := tables[tn]
-				if t == nil {
-					t = &result.Table{Name: tn, Title: title}
-					tables[tn] = t
-					order = append(order, tn)
-				}
-				k := result.Number
-				if kind == result.Text.String() {
-					k = result.Text
-				}
-				t.Columns = append(t.Columns, result.Column{Name: cn, Unit: unit, Kind: k})
-				return nil
-			}, id); err != nil {
-			return fmt.Errorf("read columns: %w", err)
-		}
-		if err := r.query(ctx, `SELECT v.table_name, v.row_index, v.column_name, v.value_num, v.value_text FROM analysis_result_value v
-JOIN analysis_result r ON r.id = v.analysis_result WHERE r.analysis_settings = $1 ORDER BY v.id`,
-			func(scan func(...any) error) error {
-				var tn, cn string
-				var row int
-				var num *float64
-				var text *string
-				if err := scan(&tn, &row, &cn, &num, &text); err != nil {
-					return err
-				}
-				t := tables[tn]
-				if t == nil {
-					return fmt.Errorf("cell of unknown table %q", tn)
-				}
-				c := t.Col(cn)
-				if c == nil {
-					return fmt.Errorf("cell of unknown column %q.%q", tn, cn)
-				}
-				if c.Kind == result.Text {
-					s := ""
-					if text != nil {
-						s = *text
-					}
-					for len(c.Text) <= row {
-						c.Text = append(c.Text, "")
-					}
-					c.Text[row] = s
-					return nil
-				}
-				v := math.NaN()
-				if num != nil {
-					v = *num
-				}
-				for len(c.Num) <= row {
-					c.Num = append(c.Num, math.NaN())
-				}
-				c.Num[row] = v
-				return nil
-			}, id); err != nil {
-			return fmt.Errorf("read cells: %w", err)
-		}
-		for _, tn := range order {
-			t := tables[tn]
-			if tn == findingsTable {
-				if c := t.Col("finding"); c != nil {
-					res.Findings = c.Text
-				}
-				continue
-			}
-			res.Tables = append(res.Tables, *t)
-		}
-		return nil
+		res, err = loadResultOurs(ctx, r, id)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load result %d: %w", id, err)
 	}
+	if res == nil {
+		res = &result.Result{Params: map[string]string{}}
+	}
 	return res, nil
+}
+
+// storedSettings is what a result's settings row and parameters say
+// besides Result.Params.
+type storedSettings struct {
+	savedTrials int               // trials when it was saved (its key)
+	shape       string            // "single", "multi" or "" (before shapeParam)
+	titles      map[string]string // full table titles by table name
+}
+
+// loadResultOurs reads result id from taudb-analyze's tables: settings,
+// parameters, trials, then the tables' columns and cells.
+func loadResultOurs(ctx context.Context, r runner, id int64) (*result.Result, error) {
+	res := &result.Result{Params: map[string]string{}}
+	st, err := readResultSettings(ctx, r, id, res)
+	if err != nil {
+		return nil, err
+	}
+	if err := readResultTrials(ctx, r, id, res); err != nil {
+		return nil, err
+	}
+	tables, order, err := readResultColumns(ctx, r, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := readResultCells(ctx, r, id, tables); err != nil {
+		return nil, err
+	}
+	assembleResult(res, st, tables, order)
+	return res, nil
+}
+
+// readResultSettings reads the analysis and parameters of result id into
+// res, taking out the parameters taudb-analyze keeps for itself.
+func readResultSettings(ctx context.Context, r runner, id int64, res *result.Result) (storedSettings, error) {
+	found := false
+	if err := r.query(ctx, `SELECT method FROM analysis_settings WHERE id = $1`, func(scan func(...any) error) error {
+		found = true
+		return scan(&res.Analysis)
+	}, id); err != nil {
+		return storedSettings{}, err
+	}
+	if !found {
+		return storedSettings{}, fmt.Errorf("%w: %d", ErrNoResult, id)
+	}
+	if err := r.query(ctx, `SELECT name, value FROM analysis_settings_parameter WHERE analysis_settings = $1 ORDER BY name`,
+		func(scan func(...any) error) error {
+			var k, v string
+			if err := scan(&k, &v); err != nil {
+				return err
+			}
+			res.Params[k] = v
+			return nil
+		}, id); err != nil {
+		return storedSettings{}, fmt.Errorf("read parameters: %w", err)
+	}
+	res.Metric = res.Params["metric"]
+	if a, ok := res.Params[analysisParam]; ok {
+		res.Analysis = a
+		delete(res.Params, analysisParam)
+	}
+	st := storedSettings{savedTrials: keyTrialCount(res.Params[keyParam]), shape: res.Params[shapeParam], titles: map[string]string{}}
+	delete(res.Params, keyParam)
+	delete(res.Params, shapeParam)
+	for k, v := range res.Params {
+		if name, ok := strings.CutPrefix(k, titleParam); ok {
+			st.titles[name] = v
+			delete(res.Params, k)
+		}
+	}
+	return st, nil
+}
+
+// readResultTrials reads the names of result id's trials, in order.
+func readResultTrials(ctx context.Context, r runner, id int64, res *result.Result) error {
+	err := r.query(ctx, `SELECT COALESCE(t.name, '') FROM analysis_settings_trial s JOIN trial t ON t.id = s.trial
+WHERE s.analysis_settings = $1 ORDER BY s.position`, func(scan func(...any) error) error {
+		var name string
+		if err := scan(&name); err != nil {
+			return err
+		}
+		res.Trials = append(res.Trials, name)
+		return nil
+	}, id)
+	if err != nil {
+		return fmt.Errorf("read trials: %w", err)
+	}
+	return nil
+}
+
+// readResultColumns reads the tables of result id with their columns (no
+// cells yet), by name and in the order stored.
+func readResultColumns(ctx context.Context, r runner, id int64) (map[string]*result.Table, []string, error) {
+	tables := map[string]*result.Table{}
+	var order []string
+	err := r.query(ctx, `SELECT c.table_name, r.description, c.column_name, c.unit, c.kind FROM analysis_result_column c
+JOIN analysis_result r ON r.id = c.analysis_result WHERE r.analysis_settings = $1 ORDER BY r.id, c.position`,
+		func(scan func(...any) error) error {
+			var tn, title, cn, unit, kind string
+			if err := scan(&tn, &title, &cn, &unit, &kind); err != nil {
+				return err
+			}
+			t := tables[tn]
+			if t == nil {
+				t = &result.Table{Name: tn, Title: title}
+				tables[tn] = t
+				order = append(order, tn)
+			}
+			k := result.Number
+			if kind == result.Text.String() {
+				k = result.Text
+			}
+			t.Columns = append(t.Columns, result.Column{Name: cn, Unit: unit, Kind: k})
+			return nil
+		}, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read columns: %w", err)
+	}
+	return tables, order, nil
+}
+
+// readResultCells reads the cells of result id into its tables, in the
+// order they were written (row by row). A cell's row may repeat an
+// earlier row or be the next one; a row further on (a gap, which a save
+// never writes) is an error, so that a hostile row index cannot make the
+// read allocate without bound.
+func readResultCells(ctx context.Context, r runner, id int64, tables map[string]*result.Table) error {
+	err := r.query(ctx, `SELECT v.table_name, v.row_index, v.column_name, v.value_num, v.value_text FROM analysis_result_value v
+JOIN analysis_result r ON r.id = v.analysis_result WHERE r.analysis_settings = $1 ORDER BY v.id`,
+		func(scan func(...any) error) error {
+			var tn, cn string
+			var row int
+			var num *float64
+			var text *string
+			if err := scan(&tn, &row, &cn, &num, &text); err != nil {
+				return err
+			}
+			c, err := cellColumn(tables, tn, cn, row)
+			if err != nil {
+				return err
+			}
+			putCell(c, row, num, text)
+			return nil
+		}, id)
+	if err != nil {
+		return fmt.Errorf("read cells: %w", err)
+	}
+	return nil
+}
+
+// cellColumn returns the column a stored cell belongs to, checking that
+// its row is at most the column's next row.
+func cellColumn(tables map[string]*result.Table, tn, cn string, row int) (*result.Column, error) {
+	t := tables[tn]
+	if t == nil {
+		return nil, fmt.Errorf("cell of unknown table %q", tn)
+	}
+	c := t.Col(cn)
+	if c == nil {
+		return nil, fmt.Errorf("cell of unknown column %q.%q", tn, cn)
+	}
+	if row < 0 || row > c.Len() {
+		return nil, fmt.Errorf("cell %q.%q of row %d follows row %d: the stored rows have a gap", tn, cn, row, c.Len()-1)
+	}
+	return c, nil
+}
+
+// putCell stores a cell's value at row (at most the column's length):
+// NULL is NaN for a number and "" for a text.
+func putCell(c *result.Column, row int, num *float64, text *string) {
+	if c.Kind == result.Text {
+		s := ""
+		if text != nil {
+			s = *text
+		}
+		if row == len(c.Text) {
+			c.Text = append(c.Text, s)
+		} else {
+			c.Text[row] = s
+		}
+		return
+	}
+	v := math.NaN()
+	if num != nil {
+		v = *num
+	}
+	if row == len(c.Num) {
+		c.Num = append(c.Num, v)
+	} else {
+		c.Num[row] = v
+	}
+}
+
+// assembleResult puts the tables in res (the findings table as findings),
+// with their full titles, the single-trial shape and the finding that
+// trials are missing.
+func assembleResult(res *result.Result, st storedSettings, tables map[string]*result.Table, order []string) {
+	for _, tn := range order {
+		t := tables[tn]
+		if tn == findingsTable {
+			if c := t.Col("finding"); c != nil {
+				res.Findings = c.Text
+			}
+			continue
+		}
+		if title, ok := st.titles[tn]; ok {
+			t.Title = title
+		}
+		res.Tables = append(res.Tables, *t)
+	}
+	if have := len(res.Trials); have < st.savedTrials {
+		res.Findings = append([]string{incompleteFinding(st.savedTrials, have)}, res.Findings...)
+	}
+	_, multi := res.Params["trials"]
+	if len(res.Trials) == 1 && (st.shape == "single" || (st.shape == "" && !multi && res.Analysis != "compare")) {
+		res.Trial, res.Trials = res.Trials[0], nil
+	}
 }
 
 // Results lists the stored results, newest first. On a database without

@@ -138,24 +138,45 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	if p.name == "" {
 		p.name = t.Name
 	}
+	if err := p.checkTrial(); err != nil {
+		return nil, err
+	}
+	p.planMetadata(opt)
+	p.planRegions()
+	p.planNodes()
+	p.planStatistics()
+	p.countCallData()
+	p.planSnapshots()
+	p.countRest()
+	if err := p.planBigCounts(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkTrial checks the trial's name, names, shape and values.
+func (p *savePlan) checkTrial() error {
+	t := p.t
 	if p.name == "" {
-		return nil, errors.New("the trial has no name: give one")
+		return errors.New("the trial has no name: give one")
 	}
 	if err := drg.CheckName("trial name", p.name); err != nil {
-		return nil, err
+		return err
 	}
 	if err := t.CheckNames(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := p.check(); err != nil {
-		return nil, err
+		return err
 	}
-	if err := t.CheckValues(); err != nil {
-		return nil, err
-	}
+	return t.CheckValues()
+}
 
-	meta := make(map[string]string, len(t.Metadata)+2)
-	for k, v := range t.Metadata {
+// planMetadata gathers the trial's metadata with the Application and
+// Experiment of the options, sorted by key.
+func (p *savePlan) planMetadata(opt SaveOptions) {
+	meta := make(map[string]string, len(p.t.Metadata)+2)
+	for k, v := range p.t.Metadata {
 		meta[k] = v
 	}
 	if opt.Application != "" {
@@ -165,7 +186,12 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 		meta[ExperimentKey] = opt.Experiment
 	}
 	p.meta = sortedKV(meta)
+}
 
+// planRegions orders the regions by name (the timer rows' order) and
+// counts their group and parameter rows.
+func (p *savePlan) planRegions() {
+	t := p.t
 	p.regions = make([]int, len(t.Regions))
 	for i := range p.regions {
 		p.regions[i] = i
@@ -177,9 +203,13 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 		p.nGroups += len(t.Regions[r].Groups)
 		p.nParams += len(t.Regions[r].Params)
 	}
+}
 
-	p.planNodes()
-
+// planStatistics computes the derived statistics, each metric's main
+// inclusive value per thread and per derived thread, and each node's sum
+// of squared exclusive values.
+func (p *savePlan) planStatistics() {
+	t := p.t
 	p.stats = t.Statistics()
 	p.main = make([][]float64, p.nm)
 	p.derivedMn = make([][]float64, p.nm)
@@ -201,16 +231,26 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 		}
 		p.sumSq[m] = ss
 	}
+}
 
+// countCallData counts the timer_call_data rows of the stored nodes: a
+// row per present cell, and the derived threads' rows of a node with data.
+func (p *savePlan) countCallData() {
 	for _, n := range p.stored {
 		if !p.hasData[n] {
 			continue
 		}
-		p.nCallData += t.Present.Count(n*p.nt, (n+1)*p.nt)
+		p.nCallData += p.t.Present.Count(n*p.nt, (n+1)*p.nt)
 		if p.stats.Count[n] > 0 {
 			p.nCallData += len(derivedOrder)
 		}
 	}
+}
+
+// planSnapshots numbers each thread's snapshots, takes each snapshot's
+// main value per metric, and counts their timer_call_data rows.
+func (p *savePlan) planSnapshots() {
+	t := p.t
 	perThread := make([]int, p.nt)
 	p.snapIter = make([]int, len(t.Series))
 	p.snapMain = make([][]float64, len(t.Series))
@@ -228,6 +268,11 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 			}
 		}
 	}
+}
+
+// countRest counts the counter_value rows and the threads' metadata rows.
+func (p *savePlan) countRest() {
+	t := p.t
 	for c := range len(t.Counters) * p.nt {
 		if t.CounterPresent.Get(c) {
 			p.nCounterV++
@@ -236,10 +281,6 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	for _, th := range t.Threads {
 		p.nThreadMD += len(th.Metadata)
 	}
-	if err := p.planBigCounts(); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // check verifies that the trial's columns have the sizes its dimensions

@@ -41,7 +41,7 @@ var sqlBuildAllowed = map[string]string{
 	"scripts/benchtool/postgres.go:exportCSV":          "table names come from the benchmark database's own catalog (foreign keys of TAUdb's schema); CSV paths are made by the driver in its temporary folder",
 	"scripts/benchtool/postgres.go:dropCopies":         "table names come from the benchmark database's own catalog, with a constant prefix",
 	"scripts/benchtool/postgres.go:checkEmpty":         "table names come from the benchmark database's own catalog",
-	"scripts/benchtool/sqlite.go:(*bench).sqlite":      "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
+	"scripts/benchtool/sqlite.go:sqliteScripts":        "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
 	"scripts/benchtool/sqlite.go:countRows":            "table names come from the benchmark database's own catalog",
 	"scripts/benchtool/result.go:(*bench).importCells": "no value but the CSV path, made by the driver in its temporary folder",
 }

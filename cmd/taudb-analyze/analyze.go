@@ -9,27 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/metrics"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
-
-// analysisFlags are the flags every analysis command shares.
-type analysisFlags struct {
-	trial  string
-	metric string
-	noSave bool
-	table  string
-}
-
-func (f *analysisFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.trial, "trial", "", "trial id or name; id:N or name:X when a name is also an id (default: the only trial in the database)")
-	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
-	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
-	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print (default: the first)")
-}
 
 // loadedTrial is a trial read from the database with its id.
 type loadedTrial struct {
@@ -37,62 +20,37 @@ type loadedTrial struct {
 	trial *drg.Trial
 }
 
-// loadTrial finds and loads the trial ref names; with ref "" the database
-// must hold exactly one trial, which is used.
-func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTrial, error) {
+// resolveTrial returns the id of the trial ref names; with ref "" the
+// database must hold exactly one trial, whose id it returns.
+func (a *app) resolveTrial(ctx context.Context, db *store.DB, ref string) (int64, error) {
 	if ref == "" {
 		infos, err := db.Trials(ctx)
 		if err != nil {
-			return loadedTrial{}, err
+			return 0, err
 		}
 		switch len(infos) {
 		case 0:
-			return loadedTrial{}, fmt.Errorf("the database %s holds no trial; load one with \"taudb-analyze load\"", db.URL())
+			return 0, fmt.Errorf("the database %s holds no trial; load one with \"taudb-analyze load\"", db.URL())
 		case 1:
-			ref = fmt.Sprint(infos[0].ID)
+			return infos[0].ID, nil
 		default:
-			return loadedTrial{}, usagef("the database holds %d trials: choose one with --trial (see \"taudb-analyze trials\")", len(infos))
+			return 0, usagef("the database holds %d trials: choose one with --trial (see \"taudb-analyze trials\")", len(infos))
 		}
 	}
-	id, err := db.FindTrial(ctx, ref)
-	if err != nil {
-		return loadedTrial{}, err
-	}
-	start := time.Now()
-	t, err := db.LoadTrial(ctx, id)
-	if err != nil {
-		return loadedTrial{}, err
-	}
-	a.detail("read trial %d %q from the database in %v: %d threads, %d call-graph nodes, %d metrics", id, t.Name, since(start), len(t.Threads), len(t.Nodes), len(t.Metrics))
-	return loadedTrial{id: id, trial: t}, nil
+	return db.FindTrial(ctx, ref)
 }
 
-// runAnalysis opens the database, loads the trials refs name, runs fn,
-// stores the result unless --no-save and prints it.
-func (a *app) runAnalysis(cmd *cobra.Command, f *analysisFlags, refs []string, fn func(ts []*drg.Trial) (*analysis.Result, error)) error {
-	ctx := cmd.Context()
-	db, err := a.openFor(ctx, !f.noSave)
+// loadTrial finds and loads the trial ref names (resolveTrial).
+func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTrial, error) {
+	id, err := a.resolveTrial(ctx, db, ref)
 	if err != nil {
-		return err
+		return loadedTrial{}, err
 	}
-	defer db.Close()
-	var ids []int64
-	var trials []*drg.Trial
-	for _, ref := range refs {
-		lt, err := a.loadTrial(ctx, db, ref)
-		if err != nil {
-			return err
-		}
-		ids = append(ids, lt.id)
-		trials = append(trials, lt.trial)
-	}
-	start := time.Now()
-	res, err := fn(trials)
+	ts, err := a.loadTrials(ctx, db, []int64{id}, false)
 	if err != nil {
-		return flagError(err)
+		return loadedTrial{}, err
 	}
-	a.detail("%s computed in %v", res.Analysis, since(start))
-	return a.storeAndPrint(ctx, db, res, ids, f.noSave, f.table, storeWith{})
+	return loadedTrial{id: id, trial: ts[0]}, nil
 }
 
 // storeWith is what a command stores together with its result, in the
@@ -108,14 +66,15 @@ type storeWith struct {
 
 // storeAndPrint stores a result computed from the trials ids (unless
 // noSave) together with what with gives, says under which id, and prints
-// the result in the chosen --format.
-func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string, with storeWith) error {
+// the result in the chosen --format. It returns the result's id (0 when
+// not stored) and whether a stored one was reused.
+func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Result, ids []int64, noSave bool, table string, with storeWith) (int64, bool, error) {
 	var id int64
 	reused := false
 	if !noSave && a.reuse {
 		var err error
 		if id, reused, err = db.FindResult(ctx, res, ids); err != nil {
-			return err
+			return 0, false, err
 		}
 		if reused {
 			a.info("already stored as result %d (same trials and parameters), reused", id)
@@ -128,12 +87,9 @@ func (a *app) storeAndPrint(ctx context.Context, db *store.DB, res *analysis.Res
 		id, err = a.saveResult(ctx, db, res, ids, with)
 	}
 	if err != nil {
-		return err
+		return 0, false, err
 	}
-	if a.onResult != nil {
-		a.onResult(id, res, reused)
-	}
-	return a.printResult(res, table)
+	return id, reused, a.printResult(res, table)
 }
 
 // saveResult draws the pictures of with and stores them, its metric and
@@ -177,7 +133,8 @@ func (a *app) saveMetricAlone(ctx context.Context, db *store.DB, ids []int64, m 
 
 // printResult prints a result in the chosen --format: the findings and
 // every table as aligned text, one JSON document, or one table as CSV.
-func (a *app) printResult(res *analysis.Result, tableName string) error {
+func (a *app) printResult(full *analysis.Result, tableName string) error {
+	res := full.Shown() // internal tables only by --table NAME
 	switch a.format {
 	case "json":
 		return res.WriteJSON(a.out)
@@ -187,7 +144,7 @@ func (a *app) printResult(res *analysis.Result, tableName string) error {
 		}
 		t := &res.Tables[0]
 		if tableName != "" {
-			if t = res.Table(tableName); t == nil {
+			if t = full.Table(tableName); t == nil {
 				var names []string
 				for _, x := range res.Tables {
 					names = append(names, x.Name)
@@ -231,282 +188,6 @@ func resultTable(t *analysis.Table, precise bool) table {
 		tb.add(row...)
 	}
 	return tb
-}
-
-func (a *app) imbalanceCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.ImbalanceOptions
-	var rules rulesFlag
-	cmd := &cobra.Command{
-		Use:   "imbalance [--trial T] [--metric M] [--inclusive] [--callpath] [--rules FILE]",
-		Short: "Load imbalance per region: balance, severity, time balancing could save",
-		Long: `imbalance lists, per region (flat view; --callpath: per call-graph node), the
-distribution of its exclusive value (--inclusive: inclusive) over the threads
-that executed it (n of them):
-
-  mean, min, max, stddev   over those n threads (population stddev)
-  balance = mean/max       PerfExplorer's LOAD_BALANCE, 1 = balanced
-  imbalance = max/mean     Hatchet's imbalance
-  severity = (1 − mean/max)/(1 − 1/n)   APART's severity, 0..1 (0 for n = 1)
-  max − mean               time balancing the region could save
-  cv = stddev/mean         coefficient of variation
-  min_thread, max_thread   the threads (N.C.T) at the extremes
-
-sorted by max − mean, and per thread the split of the main region's time
-into computation, MPI, OpenMP, I/O and other (as PerfExplorer's
-load-imbalance operation; regions are classified by the rules overhead and
-summary use, --rules FILE changes them: docs/rules.md). Values are in the
-metric's unit (microseconds for time).`,
-		Example: `  taudb-analyze imbalance --trial cpi-4
-  taudb-analyze imbalance --trial 3 --inclusive --callpath --format json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Metric = f.metric
-			var err error
-			if opt.Rules, err = rules.load(); err != nil {
-				return err
-			}
-			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return analysis.Imbalance(ts[0], opt)
-			})
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values (default exclusive)")
-	cmd.Flags().BoolVar(&opt.Callpath, "callpath", false, "one row per call-graph node (tree view) instead of per region")
-	rules.register(cmd)
-	return cmd
-}
-
-func (a *app) regionsCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.RegionsOptions
-	cmd := &cobra.Command{
-		Use:   "regions [--trial T] [--top N] [--of mean|max|total|N.C.T|N] [--inclusive] [--children NODE]",
-		Short: "Top regions by exclusive or inclusive value (SCALEA's inclusive/exclusive analysis)",
-		Long: `regions lists the top N regions (--top 0: all) by exclusive value (--inclusive:
-inclusive) for one thread (--of N.C.T), one process (--of N: sum over its
-threads) or an aggregate over threads (--of mean, absent regions as 0; max;
-total), with percentages of the main region's inclusive value of the same
-scope, calls and values per call (0 when calls are 0). For a trial whose
-callpaths form a complete tree it also lists the children of the main node
-(or of --children NODE) with their shares of it, the node's own exclusive
-share included, summing to 100% (SCALEA's "sub-regions of MAIN").`,
-		Example: `  taudb-analyze regions --trial cpi-4 --top 5
-  taudb-analyze regions --trial 3 --of 0.0.0 --inclusive`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Metric = f.metric
-			if opt.Top == 0 {
-				opt.Top = analysis.All
-			}
-			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return analysis.Regions(ts[0], opt)
-			})
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().IntVar(&opt.Top, "top", 10, "number of regions (0: all)")
-	cmd.Flags().StringVar(&opt.Of, "of", "mean", "whose values: mean, max, total, a thread N.C.T or a process N")
-	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "rank by inclusive value")
-	cmd.Flags().StringVar(&opt.Children, "children", "", "list the children of this call-graph node")
-	return cmd
-}
-
-func (a *app) summaryCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.SummaryOptions
-	var rules rulesFlag
-	cmd := &cobra.Command{
-		Use:   "summary [--trial T] [--by node|process|thread] [--node NAME] [--rules FILE]",
-		Short: "Execution summary: time per node, process or thread broken into MPI, OpenMP, I/O, computation",
-		Long: `summary breaks the time of each computational node (--by node: machine, from
-the threads' host metadata), process (TAU node rank) or thread into groups:
-computation, MPI, OpenMP, I/O and other (exclusive values of the flat view
-summed per group), and gives min, mean and max across the members of the
-level (SCALEA's execution summary). --node NAME drills into one machine.
-Regions are classified by the rules overhead and imbalance use (MPI-IO is
-I/O); --rules FILE changes them (docs/rules.md).`,
-		Example: `  taudb-analyze summary --trial cpi-4 --by process`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Metric = f.metric
-			var err error
-			if opt.Rules, err = rules.load(); err != nil {
-				return err
-			}
-			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return analysis.Summary(ts[0], opt)
-			})
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().StringVar(&opt.By, "by", "node", "level: node (machine), process or thread")
-	cmd.Flags().StringVar(&opt.Node, "node", "", "restrict to one computational node (machine)")
-	rules.register(cmd)
-	return cmd
-}
-
-func (a *app) correlateCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.CorrelateOptions
-	cmd := &cobra.Command{
-		Use:   "correlate [--trial T] [--top K] [--max-regions N] [--include-ids] [--inclusive]",
-		Short: "Pearson correlation across threads between regions, and with numeric metadata",
-		Long: `correlate computes, across the threads that have both values, the Pearson
-correlation r between every pair of regions' exclusive values (--inclusive:
-inclusive), and between each region and each numeric per-thread metadata
-key, with the least-squares line y = slope*x + intercept and n; strongest |r|
-first. Pairs with a constant series (r undefined) or fewer than 3 threads
-are skipped. Since the pairs grow as the square of the regions, only the
---max-regions regions with the largest mean value are paired (default 100,
-0 for all; a finding says when some were left out), and --top pairs are
-listed (default 20, 0 for all). Metadata keys that name identifiers or time
-stamps (pid, tid, rank, id, "Starting Timestamp", dates...) are left out,
-since their correlations reflect the launch order; --include-ids keeps them.`,
-		Example: `  taudb-analyze correlate --trial cpi-4 --top 10`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opt.Metric = f.metric
-			if opt.Top == 0 {
-				opt.Top = analysis.All
-			}
-			if opt.MaxRegions == 0 {
-				opt.MaxRegions = analysis.All
-			}
-			return a.runAnalysis(cmd, &f, []string{f.trial}, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return analysis.Correlate(ts[0], opt)
-			})
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().IntVar(&opt.Top, "top", 20, "number of pairs (0: all)")
-	cmd.Flags().IntVar(&opt.MaxRegions, "max-regions", analysis.DefaultCorrelateRegions, "regions paired, those with the largest mean value (0: all)")
-	cmd.Flags().BoolVar(&opt.IncludeIDs, "include-ids", false, "also correlate metadata that names identifiers or time stamps")
-	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values")
-	return cmd
-}
-
-func (a *app) compareCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.CompareOptions
-	var refs []string
-	var tolerance float64
-	cmd := &cobra.Command{
-		Use:   "compare --trial A --trial B [--inclusive] [--tolerance PCT]",
-		Short: "Compare two trials region by region",
-		Long: `compare lists, per region (aligned by name), its value in A and in B (mean
-over threads, absent as 0), diff = B − A, ratio = B/A and whether B is
-faster, slower or the same as A (within --tolerance percent; for metrics
-other than time: lower/higher). Regions found in one trial only are listed
-as "only in A" or "only in B".`,
-		Example: `  taudb-analyze compare --trial run-v1 --trial run-v2`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(refs) != 2 {
-				return usagef("compare needs --trial twice (A, then B), got %d", len(refs))
-			}
-			opt.Metric = f.metric
-			opt.Tolerance = tolerance / 100
-			if tolerance == 0 {
-				opt.Tolerance = -1 // exact
-			}
-			return a.runAnalysis(cmd, &f, refs, func(ts []*drg.Trial) (*analysis.Result, error) {
-				return analysis.Compare(ts[0], ts[1], opt)
-			})
-		},
-	}
-	cmd.Flags().StringArrayVar(&refs, "trial", nil, "trial A, then trial B (ids or names; id:N or name:X to be explicit)")
-	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
-	cmd.Flags().BoolVar(&f.noSave, "no-save", false, "do not store the result in the database")
-	cmd.Flags().StringVar(&f.table, "table", "", "with --format csv: the result table to print")
-	cmd.Flags().BoolVar(&opt.Inclusive, "inclusive", false, "use inclusive values")
-	cmd.Flags().Float64Var(&tolerance, "tolerance", 5, "percent within which B counts as the same as A")
-	return cmd
-}
-
-func (a *app) ratioCmd() *cobra.Command {
-	var f analysisFlags
-	var opt analysis.RatioOptions
-	var saveMetric, list bool
-	cmd := &cobra.Command{
-		Use:   "ratio [--trial T] --name NAME --expr EXPR [--save-metric]",
-		Short: "Derived metric from an expression over metric names (metric ratio analysis)",
-		Long: `ratio evaluates a derived metric, an expression over the trial's metric
-names, on every call-graph node and thread, inclusive and exclusive, and lists
-per region its mean, min and max over threads, and per thread the value of
-the main region. Examples: PAPI_FP_OPS / TIME (FLOP per µs = MFLOP/s),
-PAPI_TOT_INS / PAPI_TOT_CYC (IPC), PAPI_L2_TCM / PAPI_L2_TCA.
-
-The language: numbers, metric names, CALLS and SUBROUTINES (pseudo-metrics),
-+ - * / ^, comparisons, && || !, c ? a : b, and the functions min, max, abs,
-sqrt, log, log2, log10, exp, floor, ceil. A metric whose name is not an
-identifier is written metric("PAPI_NATIVE:cycles") or in backquotes.
-Any division by zero (and log of 0, sqrt of a negative number, overflow)
-gives an undefined value: shown as NaN or null, stored as NULL, left out of
-the means; guard it with "b == 0 ? 0 : a / b" to get 0 instead.
-
---save-metric stores the derived metric in the database as a TAUdb metric
-(derived = true) with values for every thread and the derived threads, so
-that TAU's tools and the compatibility views see it like a measured one.
---list prints the built-in ratios the trial's metrics allow.`,
-		Example: `  taudb-analyze ratio --trial xgc --name IPC --expr "PAPI_TOT_INS / PAPI_TOT_CYC"
-  taudb-analyze ratio --trial xgc --name FP_PER_CYCLE --expr 'PAPI_FP_INS / metric("PAPI_TOT_CYC")' --save-metric
-  taudb-analyze ratio --trial xgc --list`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if !list && (opt.Name == "" || opt.Expr == "") {
-				return usagef("ratio needs --name NAME and --expr EXPR (or --list)")
-			}
-			db, err := a.openFor(ctx, saveMetric || !f.noSave)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			lt, err := a.loadTrial(ctx, db, f.trial)
-			if err != nil {
-				return err
-			}
-			if list {
-				tb := table2("name", "expression", "unit", "what")
-				for _, b := range metrics.Available(metrics.Names(lt.trial)) {
-					tb.add(b.Name, b.Expr, b.Unit, b.Title)
-				}
-				if a.format == "csv" {
-					return tb.writeCSV(a.out)
-				}
-				if a.format == "json" {
-					return writeJSON(a.out, metrics.Available(metrics.Names(lt.trial)))
-				}
-				return tb.writeText(a.out)
-			}
-			res, err := analysis.Ratio(lt.trial, opt)
-			if err != nil {
-				return err
-			}
-			var with storeWith
-			if saveMetric {
-				e, err := metrics.Compile(opt.Expr, metrics.Names(lt.trial))
-				if err != nil {
-					return err
-				}
-				m, err := metrics.AddDerived(lt.trial, opt.Name, e)
-				if err != nil {
-					return err
-				}
-				// Stored in the result's transaction: both or neither.
-				with.metric = &store.NewMetric{Trial: lt.trial, Index: m}
-			}
-			return a.storeAndPrint(ctx, db, res, []int64{lt.id}, f.noSave, f.table, with)
-		},
-	}
-	f.register(cmd)
-	cmd.Flags().StringVar(&opt.Name, "name", "", "name of the derived metric")
-	cmd.Flags().StringVar(&opt.Expr, "expr", "", "expression over metric names")
-	cmd.Flags().BoolVar(&saveMetric, "save-metric", false, "store the derived metric in the database (metric.derived = true)")
-	cmd.Flags().BoolVar(&list, "list", false, "list the built-in ratios available for the trial")
-	return cmd
 }
 
 // flagError names the flag behind an analysis error where the error comes

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
@@ -31,9 +30,6 @@ type app struct {
 	// rows is how many rows of each table the text format prints (--rows;
 	// 0 all).
 	rows int
-	// onResult, when set, is told of every result an analysis command
-	// produced, its id (0 with --no-save) and whether it was reused.
-	onResult func(id int64, res *analysis.Result, reused bool)
 	// junitThreshold is the relative regression that fails a JUnit test
 	// case (regress --threshold with --format junit).
 	junitThreshold float64
@@ -145,9 +141,8 @@ or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 	pf.IntVar(&a.rows, "rows", defaultRows, "table format: rows printed per table, the most important first (default: as many as fit the result in 100 lines, at least 5 per table; 0: all; json and csv always have every row)")
 	pf.BoolVar(&a.reuse, "reuse", false, "analyses: when a result computed the same way from the same trials is stored, print it instead of storing a duplicate")
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
-		a.imbalanceCmd(), a.regionsCmd(), a.ratioCmd(), a.summaryCmd(), a.correlateCmd(), a.compareCmd(), a.resultsCmd(),
-		a.speedupCmd(), a.scalabilityCmd(), a.multiregionCmd(), a.multisetCmd(), a.clusterCmd(), a.overheadCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
-	root.AddCommand(a.regressCmd())
+		a.resultsCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
+	root.AddCommand(a.analysisCmds()...)
 	a.registerCompletions(root)
 	markUsage(root)
 	return root

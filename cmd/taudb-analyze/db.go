@@ -52,7 +52,7 @@ func (a *app) openDB(ctx context.Context, ensureSchema bool) (*store.DB, error) 
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, u)
+	db, err := a.openStore(ctx, u)
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +101,9 @@ func (a *app) openFor(ctx context.Context, write bool) (*store.DB, error) {
 				return nil, fmt.Errorf("open sqlite:%s: %w: nothing is stored there yet (\"taudb-analyze load\" or \"db init\" creates it)", p, store.ErrNoDatabase)
 			}
 		}
-		db, err = store.Open(ctx, u)
+		db, err = a.openStore(ctx, u)
 	} else {
+		noteOpen(u)
 		db, err = store.OpenReadOnly(ctx, u)
 	}
 	if err != nil {
@@ -123,6 +124,22 @@ func (a *app) openFor(ctx context.Context, write bool) (*store.DB, error) {
 		}
 	}
 	return db, nil
+}
+
+// openedHook, when set (by tests), is told of every database the command
+// opens: a study opens its database once, whatever it runs.
+var openedHook func(url string)
+
+func noteOpen(url string) {
+	if openedHook != nil {
+		openedHook(url)
+	}
+}
+
+// openStore opens the database at url for reading and writing.
+func (a *app) openStore(ctx context.Context, url string) (*store.DB, error) {
+	noteOpen(url)
+	return store.Open(ctx, url)
 }
 
 // openRead opens the database read-only (openFor).

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/store"
@@ -33,8 +34,7 @@ type loaded struct {
 }
 
 func (a *app) loadCmd() *cobra.Command {
-	var name, application, experiment, format string
-	var allowDuplicate, reuse, spawn bool
+	var lf loadFlags
 	cmd := &cobra.Command{
 		Use:   "load -n NAME [-a APP] [-x EXP] [-f FORMAT] PATH...",
 		Short: "Load TAU trials into the database, as TAU's taudb_loadtrial",
@@ -48,7 +48,10 @@ snapshot files); the format is detected unless -f says it.
 
 Each PATH is one trial. With one PATH the trial is named NAME; with several,
 NAME-1, NAME-2, ... in the paths' natural order, numbers compared by value
-(a shell glob's 128.ppk 16.ppk 2.ppk are named -3, -2, -1). Without -n a trial keeps the name
+(a shell glob's 128.ppk 16.ppk 2.ppk are named -3, -2, -1); with --name-by p,
+NAME-pP by each trial's number of processes P (distinct TAU node ranks), read
+from the trial itself, so that folders named run-a/ run-b/ still come out in
+p order (two trials of one P are refused). Without -n a trial keeps the name
 its reader gives it (the folder or file name). -a and -x file the trials under
 an application and an experiment (trial attributes "Application" and
 "Experiment"). A name that a stored trial already bears is refused, before
@@ -62,9 +65,10 @@ read or save, none is stored, and the load can simply be run again.
 
 It prints the id of each new trial, one a line (with --format json, one
 JSON array describing them). An embedded database without schema gets one.`,
-		Example: `  taudb-analyze load -n cpi-4 -a cpi -x scaling testdata/real/LLNL-hatchet/tau-cpi-mpi
+		Example: `  taudb-analyze load -n mpi-4 -a demo -x scaling testdata/generated/mpi/p4
   taudb-analyze load -n run -a mm run1/ run2/ run3.ppk      # trials run-1, run-2, run-3
   taudb-analyze load --reuse -n run run1/ run2/ run3.ppk run4/   # loads run4/ only
+  taudb-analyze load -n mm --name-by p runs/*/                # trials mm-p1, mm-p2, mm-p4, ...
   taudb-analyze --format json load -n xgc -f ppk xgc.ppk`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -72,84 +76,141 @@ JSON array describing them). An embedded database without schema gets one.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if cmd.Flags().Changed("name") && strings.TrimSpace(name) == "" {
-				return usagef("-n: empty trial name")
-			}
-			if err := drg.CheckName("trial name", name); err != nil {
-				return usagef("-n: %v", err)
-			}
-			if name != "" && len(args) > 1 {
-				// NAME-1, NAME-2, ... follow the paths' natural order, so that
-				// a shell glob's 128.ppk 16.ppk 2.ppk become 2, 16, 128.
-				args = append([]string(nil), args...)
-				slices.SortStableFunc(args, naturalCompare)
-			}
-			names := make([]string, len(args))
-			for i := range args {
-				switch {
-				case name == "":
-				case len(args) == 1:
-					names[i] = name
-				default:
-					names[i] = fmt.Sprintf("%s-%d", name, i+1)
-				}
-			}
-			if reuse && allowDuplicate {
-				return usagef("--reuse and --allow-duplicate exclude each other")
-			}
-			if spawn {
-				args, names = withSpawned(args, names)
-			}
-			db, err := a.openDB(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if !allowDuplicate && !reuse {
-				for _, n := range names {
-					if n == "" {
-						continue
-					}
-					if err := refuseDuplicate(cmd, db, n); err != nil {
-						return err
-					}
-				}
-			}
-			rule := store.NameRefuse
-			switch {
-			case allowDuplicate:
-				rule = store.NameAllowDuplicate
-			case reuse:
-				rule = store.NameReuse
-			}
-			out, err := a.loadAll(ctx, db, args, names, format, rule, store.SaveOptions{Application: application, Experiment: experiment})
-			if err != nil {
-				return err
-			}
-			switch a.format {
-			case "json":
-				return writeJSON(a.out, out)
-			case "csv":
-				tb := table{header: []string{"id", "name", "path", "format", "threads", "metrics", "nodes", "counters"}}
-				for _, l := range out {
-					tb.add(fmt.Sprint(l.ID), l.Name, l.Path, l.Format, fmt.Sprint(l.Threads), fmt.Sprint(l.Metrics), fmt.Sprint(l.Nodes), fmt.Sprint(l.Counters))
-				}
-				return tb.writeCSV(a.out)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runLoad(cmd, args, lf) },
 	}
-	f := cmd.Flags()
-	f.StringVarP(&name, "name", "n", "", "trial name (several PATHs: NAME-1, NAME-2, ...); default: the reader's name")
-	f.StringVarP(&application, "application", "a", "", "application the trial belongs to (trial attribute \"Application\")")
-	f.StringVarP(&experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
-	f.StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
-	f.BoolVar(&allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
-	f.BoolVar(&reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
-	f.BoolVar(&spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
+	lf.register(cmd)
 	return cmd
+}
+
+// loadFlags are load's flags.
+type loadFlags struct {
+	name, application, experiment, format string
+	nameBy                                string
+	allowDuplicate, reuse, spawn          bool
+}
+
+func (lf *loadFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&lf.name, "name", "n", "", "trial name (several PATHs: NAME-1, NAME-2, ...); default: the reader's name")
+	f.StringVarP(&lf.application, "application", "a", "", "application the trial belongs to (trial attribute \"Application\")")
+	f.StringVarP(&lf.experiment, "experiment", "x", "", "experiment the trial belongs to (trial attribute \"Experiment\")")
+	f.StringVarP(&lf.format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
+	f.BoolVar(&lf.allowDuplicate, "allow-duplicate", false, "store a trial even if a trial of that name exists")
+	f.BoolVar(&lf.reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
+	f.StringVar(&lf.nameBy, "name-by", "path", `with -n and several PATHs: "path" numbers NAME-1, NAME-2, ... in the paths' natural order; "p" names NAME-pP by each trial's number of processes`)
+	f.BoolVar(&lf.spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
+}
+
+// runLoad checks load's flags, names the trials of the PATHs args, and
+// loads them (loadAll), printing what it stored.
+func (a *app) runLoad(cmd *cobra.Command, args []string, lf loadFlags) error {
+	ctx := cmd.Context()
+	name := lf.name
+	if cmd.Flags().Changed("name") && strings.TrimSpace(name) == "" {
+		return usagef("-n: empty trial name")
+	}
+	if err := drg.CheckName("trial name", name); err != nil {
+		return usagef("-n: %v", err)
+	}
+	if lf.reuse && lf.allowDuplicate {
+		return usagef("--reuse and --allow-duplicate exclude each other")
+	}
+	if lf.nameBy != "path" && lf.nameBy != "p" {
+		return usagef(`--name-by %q: want "path" or "p"`, lf.nameBy)
+	}
+	args, names := trialNames(args, name)
+	var rename func(*drg.Trial) error
+	if lf.nameBy == "p" && name != "" && len(args) > 1 {
+		names, rename = make([]string, len(args)), nameByP(name)
+	}
+	if lf.spawn {
+		args, names = withSpawned(args, names)
+	}
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if !lf.allowDuplicate && !lf.reuse {
+		for _, n := range names {
+			if n == "" {
+				continue
+			}
+			if err := refuseDuplicate(cmd, db, n); err != nil {
+				return err
+			}
+		}
+	}
+	rule := store.NameRefuse
+	switch {
+	case lf.allowDuplicate:
+		rule = store.NameAllowDuplicate
+	case lf.reuse:
+		rule = store.NameReuse
+	}
+	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, store.SaveOptions{Application: lf.application, Experiment: lf.experiment}, rename)
+	if err != nil {
+		return err
+	}
+	return a.printLoaded(out)
+}
+
+// trialNames names the trials of the PATHs args: NAME with one path,
+// NAME-1, NAME-2, ... in the paths' natural order with several (so that a
+// shell glob's 128.ppk 16.ppk 2.ppk become 2, 16, 128), "" (the reader's
+// name) without NAME. It returns the paths in that order.
+func trialNames(args []string, name string) ([]string, []string) {
+	if name != "" && len(args) > 1 {
+		args = append([]string(nil), args...)
+		slices.SortStableFunc(args, naturalCompare)
+	}
+	names := make([]string, len(args))
+	for i := range args {
+		switch {
+		case name == "":
+		case len(args) == 1:
+			names[i] = name
+		default:
+			names[i] = fmt.Sprintf("%s-%d", name, i+1)
+		}
+	}
+	return args, names
+}
+
+// nameByP returns what names each trial NAME-pP by its number of processes
+// P (analysis.ProcessCount: distinct TAU node ranks) as it is read; a
+// second trial of one P is an error, so the load stores nothing.
+func nameByP(name string) func(*drg.Trial) error {
+	seen := map[string]string{}
+	return func(t *drg.Trial) error {
+		p, err := analysis.ProcessCount(t, "")
+		if err != nil {
+			return err
+		}
+		n := fmt.Sprintf("%s-p%g", name, p)
+		if other, dup := seen[n]; dup {
+			return fmt.Errorf("--name-by p: trials %q and %q both have p = %g; name them by path (the default --name-by path) or load them apart", other, t.Name, p)
+		}
+		seen[n] = t.Name
+		t.Name = n
+		return nil
+	}
+}
+
+// printLoaded prints the trials load stored: one JSON array, or CSV rows;
+// the text format printed their ids as they were stored.
+func (a *app) printLoaded(out []loaded) error {
+	switch a.format {
+	case "json":
+		return writeJSON(a.out, out)
+	case "csv":
+		tb := table{header: []string{"id", "name", "path", "format", "threads", "metrics", "nodes", "counters"}}
+		for _, l := range out {
+			tb.add(fmt.Sprint(l.ID), l.Name, l.Path, l.Format, fmt.Sprint(l.Threads), fmt.Sprint(l.Metrics), fmt.Sprint(l.Nodes), fmt.Sprint(l.Counters))
+		}
+		return tb.writeCSV(a.out)
+	}
+	return nil
 }
 
 // refuseDuplicate fails when a stored trial is named name.
@@ -167,7 +228,7 @@ func refuseDuplicate(cmd *cobra.Command, db *store.DB, name string) error {
 // loadAll reads and saves the trials of paths (named names[i], or by their
 // reader when "") in one transaction (store.SaveTrials), one trial in memory
 // at a time, and returns what it loaded or reused.
-func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions) ([]loaded, error) {
+func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions, rename func(*drg.Trial) error) ([]loaded, error) {
 	out := make([]loaded, len(paths))
 	pending := make([]store.PendingTrial, len(paths))
 	var reading time.Duration // spent in the readers, within SaveTrials
@@ -185,6 +246,11 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 			t, err := reader.Read(path, format)
 			if err != nil {
 				return nil, fmt.Errorf("load %s: %w", path, err)
+			}
+			if rename != nil {
+				if err := rename(t); err != nil {
+					return nil, fmt.Errorf("load %s: %w", path, err)
+				}
 			}
 			for _, w := range t.Warnings {
 				a.info("warning: %s: %s", path, w)

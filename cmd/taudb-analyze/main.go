@@ -19,6 +19,7 @@ import (
 
 func main() {
 	gctune.Start()
+	gctune.LimitToAddressSpace()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -43,8 +44,9 @@ func runWith(args []string, stdout, errOut io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(errOut, "taudb-analyze: %s\n", escapeText(err.Error(), "\n"))
-	if rf := (regressionFound{}); errors.As(err, &rf) { // regress --fail-on: 3
-		return rf.ExitCode()
+	var ec interface{ ExitCode() int } // regress --fail-on: 3 (registry.RegressionFound)
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
 	}
 	var ue usageError
 	var ur interface{ Usage() bool } // a library's error in the request (analysis.ConstantPError)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,6 +99,7 @@ func TestRegressJUnit(t *testing.T) {
 		Shifts: []synth.Shift{{At: 20, Regions: []int{2}, Size: 0.10}}})
 	args := []string{"--db", url, "--format", "junit", "regress", "--where", `application == "slow-app"`, "--order-by", "meta:slow", "--threshold", "3%"}
 	r := ok(t, nil, args...)
+	validateJUnit(t, r.stdout)
 	var doc junitDoc
 	if err := xml.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("JUnit output does not parse: %v\n%s", err, r.stdout)
@@ -132,5 +136,29 @@ func TestRegressJUnit(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Tables) != 6 || res.Tables[1].Name != "changes" {
 		t.Errorf("JSON tables %+v (%v), want history, changes, explain, metadata, series, moved", res.Tables, err)
+	}
+}
+
+// validateJUnit validates a JUnit report with xmllint against
+// testdata/junit.xsd (the shape CI systems read, see that file). Without
+// xmllint it skips, unless TAUDB_REQUIRE_XMLLINT=1 (scripts/test.sh installs
+// it and sets that).
+func validateJUnit(t *testing.T, report string) {
+	t.Helper()
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("TAUDB_REQUIRE_XMLLINT") == "1" {
+			t.Fatal("xmllint is not installed (apt-get install libxml2-utils)")
+		}
+		t.Log("xmllint not installed: the JUnit report is not validated against the schema")
+		return
+	}
+	f := filepath.Join(t.TempDir(), "report.xml")
+	if err := os.WriteFile(f, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(xmllint, "--noout", "--schema", filepath.Join("testdata", "junit.xsd"), f).CombinedOutput()
+	if err != nil {
+		t.Errorf("the JUnit report does not validate against testdata/junit.xsd: %v\n%s", err, out)
 	}
 }

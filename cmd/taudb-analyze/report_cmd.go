@@ -2,17 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/taudb-analyze/taudb-analyze/classify"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
-	"github.com/taudb-analyze/taudb-analyze/cluster"
+	"github.com/taudb-analyze/taudb-analyze/classify"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/overhead"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 	"github.com/taudb-analyze/taudb-analyze/report"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
@@ -35,7 +36,7 @@ type reportFlags struct {
 	analyses string
 	metric   string
 	title    string
-	rules    rulesFlag
+	rules    string
 }
 
 func (a *app) reportCmd() *cobra.Command {
@@ -77,7 +78,7 @@ made now are not stored. The index path is printed at the end.
 	cmd.Flags().StringVar(&f.analyses, "analyses", "", "analyses to run now, comma-separated (see above)")
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().StringVar(&f.title, "title", "", "the index page's title")
-	f.rules.register(cmd)
+	cmd.Flags().StringVar(&f.rules, "rules", "", "a YAML rules file that adds, overrides or removes region classification rules (docs/rules.md)")
 	return cmd
 }
 
@@ -146,36 +147,26 @@ func storedResults(ctx context.Context, db *store.DB, list string) ([]*analysis.
 	return out, nil
 }
 
-// freshResults loads the trials and runs the analyses on them now.
+// freshResults loads the trials and runs the analyses on them now,
+// through the registry with their default options (metric and rules aside).
 func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]*analysis.Result, error) {
-	var trials []*drg.Trial
-	if f.trial != "" {
-		lt, err := a.loadTrial(ctx, db, f.trial)
-		if err != nil {
+	if f.rules != "" { // a bad rules file is refused before any trial is read
+		if _, err := classify.LoadRules(f.rules); err != nil {
 			return nil, err
-		}
-		trials = append(trials, lt.trial)
-	} else {
-		ids, err := a.selectTrials(ctx, db, f.sel, 1)
-		if err != nil {
-			return nil, err
-		}
-		names := map[string]int{}
-		for _, id := range ids {
-			t, err := db.LoadTrial(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			trials = append(trials, t)
-			names[t.Name]++
-		}
-		for i, t := range trials {
-			if names[t.Name] > 1 {
-				t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
-			}
 		}
 	}
-	rules, err := f.rules.load()
+	var ids []int64
+	var err error
+	if f.trial != "" {
+		var id int64
+		if id, err = a.resolveTrial(ctx, db, f.trial); err != nil {
+			return nil, err
+		}
+		ids = []int64{id}
+	} else if ids, err = a.selectTrials(ctx, db, f.sel, 1); err != nil {
+		return nil, err
+	}
+	trials, err := a.loadTrials(ctx, db, ids, true)
 	if err != nil {
 		return nil, err
 	}
@@ -188,24 +179,11 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 	}
 	var out []*analysis.Result
 	for _, name := range names {
-		var rs []*analysis.Result
-		var err error
-		if single(name) {
-			for _, t := range trials {
-				var r *analysis.Result
-				if r, err = runSingle(name, t, f.metric, rules); err != nil {
-					break
-				}
-				rs = append(rs, r)
-			}
-		} else {
-			var r *analysis.Result
-			if r, err = runMulti(name, trials, f.metric, rules); err == nil {
-				rs = append(rs, r)
-			}
-		}
+		rs, err := reportRun(ctx, name, trials, f)
 		if err != nil {
-			if _, ok := err.(usageError); ok {
+			var ue usageError
+			var re *registry.UsageError
+			if errors.As(err, &ue) || errors.As(err, &re) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -213,6 +191,55 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 		out = append(out, rs...)
 	}
 	return out, nil
+}
+
+// reportRun runs the registered analysis name with its default options,
+// --metric and --rules aside: once per trial for a single-trial analysis,
+// else once on all the trials.
+func reportRun(ctx context.Context, name string, trials []*drg.Trial, f reportFlags) ([]*analysis.Result, error) {
+	an, err := registry.Lookup(name)
+	if err != nil || (!slices.Contains(reportSingle, name) && !slices.Contains(reportMulti, name)) {
+		return nil, usagef("--analyses: unknown analysis %q (known: %s, %s)", name, strings.Join(reportSingle, ", "), strings.Join(reportMulti, ", "))
+	}
+	o := an.Defaults()
+	for opt, value := range map[string]string{"metric": f.metric, "rules": f.rules} {
+		if value != "" && hasOption(an, opt) {
+			if err := an.Set(o, opt, value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	runs := [][]*drg.Trial{trials}
+	switch {
+	case an.Trials == registry.Single:
+		runs = nil
+		for _, t := range trials {
+			runs = append(runs, []*drg.Trial{t})
+		}
+	case an.Trials == registry.Pair && len(trials) != 2:
+		return nil, usagef("--analyses %s needs exactly two trials, not %d", name, len(trials))
+	case len(trials) < an.MinTrials:
+		return nil, usagef("--analyses %s needs at least two trials", name)
+	}
+	var out []*analysis.Result
+	for _, ts := range runs {
+		r, err := an.Run(ctx, o, registry.Input{Trials: ts})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r.Result)
+	}
+	return out, nil
+}
+
+// hasOption says whether the analysis has the option name.
+func hasOption(an *registry.Analysis, name string) bool {
+	for _, o := range an.Options() {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func splitList(s string) []string {
@@ -223,67 +250,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func single(name string) bool {
-	for _, s := range reportSingle {
-		if s == name {
-			return true
-		}
-	}
-	return false
-}
-
-// runSingle runs a single-trial analysis with default options (rules nil:
-// the default classification).
-func runSingle(name string, t *drg.Trial, metric string, rules []classify.Rule) (*analysis.Result, error) {
-	switch name {
-	case "imbalance":
-		return analysis.Imbalance(t, analysis.ImbalanceOptions{Metric: metric, Rules: rules})
-	case "regions":
-		return analysis.Regions(t, analysis.RegionsOptions{Metric: metric})
-	case "summary":
-		return analysis.Summary(t, analysis.SummaryOptions{Metric: metric, Rules: rules})
-	case "correlate":
-		return analysis.Correlate(t, analysis.CorrelateOptions{Metric: metric})
-	}
-	return nil, usagef("--analyses: unknown analysis %q", name)
-}
-
-// runMulti runs a multi-trial analysis with default options (rules nil:
-// the default classification).
-func runMulti(name string, ts []*drg.Trial, metric string, rules []classify.Rule) (*analysis.Result, error) {
-	series := func() (analysis.Series, error) { return analysis.NewSeries(ts, "", "") }
-	sopt := analysis.SeriesOptions{Metric: metric, Aggregate: "max", Rules: rules}
-	switch name {
-	case "compare":
-		if len(ts) != 2 {
-			return nil, usagef("--analyses compare needs exactly two trials, not %d", len(ts))
-		}
-		return analysis.Compare(ts[0], ts[1], analysis.CompareOptions{Metric: metric})
-	case "speedup", "scalability":
-		if len(ts) < 2 {
-			return nil, usagef("--analyses %s needs at least two trials", name)
-		}
-		s, err := series()
-		if err != nil {
-			return nil, err
-		}
-		if name == "speedup" {
-			return analysis.Speedup(s, analysis.SpeedupOptions{SeriesOptions: sopt})
-		}
-		return analysis.Scalability(s, analysis.ScalabilityOptions{SeriesOptions: sopt})
-	case "overhead":
-		s, err := series()
-		if err != nil {
-			return nil, err
-		}
-		return overhead.Analyze(ts, s.Ps(), overhead.Options{Metric: metric, Aggregate: "max", Unit: "process", Rules: rules})
-	case "cluster":
-		opt := cluster.Options{Method: "kmeans", MaxK: 10, AutoK: "silhouette",
-			Normalization: "none", Reduction: "none", X: 1, Seed: 1, Restarts: 10, MinPts: 4}
-		opt.Metric = metric
-		return cluster.Cluster(ts, opt)
-	}
-	return nil, usagef("--analyses: unknown analysis %q (known: %s, %s)", name, strings.Join(reportSingle, ", "), strings.Join(reportMulti, ", "))
 }

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"sort"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/internal/study"
@@ -19,38 +16,12 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
-// arity is how an analysis command takes its trials.
-type arity int
-
-const (
-	oneTrial   arity = iota // --trial T, run once per trial
-	twoTrials               // --trial A --trial B
-	manyTrials              // --trials T1,T2,...
-)
-
-// studyAnalyses are the analysis commands a study may run.
-var studyAnalyses = map[string]arity{
-	"imbalance": oneTrial, "regions": oneTrial, "ratio": oneTrial, "summary": oneTrial, "correlate": oneTrial,
-	"compare": twoTrials,
-	"speedup": manyTrials, "scalability": manyTrials, "multiregion": manyTrials, "multiset": manyTrials,
-	"overhead": manyTrials, "cluster": manyTrials,
-}
-
 // studyReserved are flags a study sets itself: the trials, the database
 // and the output.
 var studyReserved = map[string]string{
 	"trial": "the trials", "trials": "the trials", "where": "the trials", "view": "the trials",
 	"db": "the database", "config": "the database", "config-file": "the database",
 	"format": "the output", "table": "the output", "quiet": "the output", "verbose": "the output", "reuse": "reuse", "help": "the output",
-}
-
-func analysisNames() []string {
-	var out []string
-	for n := range studyAnalyses {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 const studyHelp = `A study file (YAML) describes a whole analysis session:
@@ -74,7 +45,7 @@ const studyHelp = `A study file (YAML) describes a whole analysis session:
     out: matmult-report                   # write the HTML report here
     title: matmult at 1..8 processes
 
-Analyses: ` + "imbalance, regions, ratio, summary, correlate (once per trial), compare\n(exactly two trials), speedup, scalability, multiregion, multiset, overhead,\ncluster (all the trials together)" + `. Relative paths are relative to the
+Analyses: ` + "imbalance, regions, ratio, summary, correlate (once per trial), compare\n(exactly two trials), speedup, scalability, multiregion, multiset, overhead,\ncluster, regress (all the trials together)" + `. Relative paths are relative to the
 study file's folder. --db overrides the file's database, --out its report
 folder.
 
@@ -144,45 +115,54 @@ func (a *app) studyCmd() *cobra.Command {
 }
 
 // readStudy reads, parses and validates a study file: everything that can
-// be checked without the database.
+// be checked without the database, each analysis's options through the
+// registry.
 func (a *app) readStudy(path string) (*study.Study, error) {
 	s, err := study.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Validate(analysisNames(), reader.Formats, a.checkStudyParam); err != nil {
+	if err := s.Validate(registry.Names(), reader.Formats, checkStudyParam); err != nil {
 		return nil, err
+	}
+	for _, an := range s.Analyses {
+		if _, _, err := studyOptions(an); err != nil {
+			return nil, &study.Error{File: s.File, Line: an.Line, Msg: fmt.Sprintf("%s: %v", an.Run, err)}
+		}
 	}
 	return s, nil
 }
 
-// checkStudyParam checks that p is a flag of the analysis command run that
-// a study may set, with a value the flag accepts.
-func (a *app) checkStudyParam(run string, p study.Param) error {
+// checkStudyParam checks that p is an option of the analysis run that a
+// study may set, with a value the option accepts.
+func checkStudyParam(run string, p study.Param) error {
 	if what, ok := studyReserved[p.Name]; ok {
 		return fmt.Errorf("parameter %q: the study sets %s itself", p.Name, what)
 	}
-	cmd, _, err := newApp(io.Discard, io.Discard).root().Find([]string{run})
-	if err != nil || cmd.Name() != run {
-		return fmt.Errorf("no such analysis")
+	an, err := registry.Lookup(run)
+	if err != nil {
+		return err
 	}
-	f := cmd.Flags().Lookup(p.Name)
-	if f == nil && len(p.Name) == 1 {
-		f = cmd.Flags().ShorthandLookup(p.Name)
+	return an.Set(an.Defaults(), p.Name, p.Value)
+}
+
+// studyOptions returns the registered analysis a study entry runs and its
+// options: the defaults, set by the entry's parameters, validated.
+func studyOptions(entry study.Analysis) (*registry.Analysis, registry.Options, error) {
+	an, err := registry.Lookup(entry.Run)
+	if err != nil {
+		return nil, nil, err
 	}
-	if f == nil {
-		var names []string
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if _, r := studyReserved[f.Name]; !r && !f.Hidden {
-				names = append(names, f.Name)
-			}
-		})
-		return fmt.Errorf("unknown parameter %q (%s takes: %s)", p.Name, run, strings.Join(names, ", "))
+	o := an.Defaults()
+	for _, p := range entry.With {
+		if err := an.Set(o, p.Name, p.Value); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := f.Value.Set(p.Value); err != nil {
-		return fmt.Errorf("parameter %s: bad value %q: %v", p.Name, p.Value, err)
+	if err := o.Validate(); err != nil {
+		return nil, nil, err
 	}
-	return nil
+	return an, o, nil
 }
 
 // studyRun is what a study did: printed at the end, one JSON document with
@@ -215,200 +195,6 @@ type studyResult struct {
 	Line     int     `json:"line"`
 }
 
-// execStudy loads or selects the study's trials and runs its analyses
-// against the database at url; it does not write the report.
-func (a *app) execStudy(ctx context.Context, s *study.Study, url string) (*studyRun, error) {
-	db, err := store.Open(ctx, url)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	if err := a.ensureSchema(ctx, db); err != nil {
-		return nil, err
-	}
-	run := &studyRun{Study: s.File, Database: db.URL()}
-	at := func(line int, err error) error {
-		return fmt.Errorf("%s:%d: %w", s.File, line, err)
-	}
-	// Everything the database can tell before work starts: trials named
-	// but not loaded by the study exist.
-	loads := map[string]bool{}
-	for _, t := range s.Trials {
-		if t.Path != "" {
-			loads[t.Name] = true
-		}
-	}
-	for _, t := range s.Trials {
-		if t.Path == "" && t.Name != "" {
-			if _, err := db.FindTrial(ctx, t.Name); err != nil {
-				return nil, at(t.Line, err)
-			}
-		}
-	}
-	for _, an := range s.Analyses {
-		for _, ref := range an.Trials {
-			if !loads[ref] {
-				if _, err := db.FindTrial(ctx, ref); err != nil {
-					return nil, at(an.Line, err)
-				}
-			}
-		}
-	}
-
-	bar := a.progress(len(s.Trials)+len(s.Analyses), "study")
-	defer bar.done()
-	say := func(format string, args ...any) {
-		if !a.quiet && a.format != "json" {
-			bar.println(a.errOut, fmt.Sprintf(format, args...))
-		}
-	}
-	var ids []int64
-	seen := map[int64]bool{}
-	byName := map[string]int64{}
-	add := func(id int64, name, how string) {
-		if name != "" {
-			byName[name] = id
-		}
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-			run.Trials = append(run.Trials, studyTrial{ID: id, Name: name, How: how})
-		}
-	}
-	for _, t := range s.Trials {
-		bar.step("trial " + t.Name)
-		switch {
-		case t.Path != "":
-			found, err := db.TrialsNamed(ctx, t.Name)
-			if err != nil {
-				return nil, err
-			}
-			if len(found) > 0 {
-				add(found[0], t.Name, "reused")
-				say("trial %s: already loaded as trial %d, reused", t.Name, found[0])
-				continue
-			}
-			tr, err := reader.Read(t.Path, t.Format)
-			if err != nil {
-				return nil, at(t.Line, fmt.Errorf("load %s: %w", t.Path, err))
-			}
-			for _, w := range tr.Warnings {
-				say("warning: %s: %s", t.Path, w)
-			}
-			// NameReuse: a study run at the same time may have loaded it
-			// since the look-up above.
-			saved, err := db.SaveTrials(ctx, []store.PendingTrial{{Trial: tr, Options: store.SaveOptions{Name: t.Name, Application: t.Application, Experiment: t.Experiment, IfExists: store.NameReuse}}})
-			if err != nil {
-				return nil, at(t.Line, fmt.Errorf("load %s: %w", t.Path, err))
-			}
-			id := saved[0].ID
-			if saved[0].Reused {
-				add(id, t.Name, "reused")
-				say("trial %s: already loaded as trial %d, reused", t.Name, id)
-				continue
-			}
-			add(id, t.Name, "loaded")
-			say("trial %s: loaded %s as trial %d (%d threads, %d regions)", t.Name, t.Path, id, len(tr.Threads), len(tr.Regions))
-		case t.Name != "":
-			id, err := db.FindTrial(ctx, t.Name)
-			if err != nil {
-				return nil, at(t.Line, err)
-			}
-			add(id, t.Name, "named")
-		default:
-			sel := selection{where: t.Where, view: t.View}
-			picked, err := a.selectTrialInfos(ctx, db, sel, 1)
-			if err != nil {
-				return nil, at(t.Line, err)
-			}
-			for _, ti := range picked {
-				add(ti.ID, ti.Name, "selected")
-			}
-			say("selected %d trial(s) by %s", len(picked), strings.TrimSpace(t.Where+" "+t.View))
-		}
-	}
-
-	for _, an := range s.Analyses {
-		bar.step(an.Run)
-		sel := ids
-		if len(an.Trials) > 0 {
-			sel = nil
-			for _, ref := range an.Trials {
-				id, ok := byName[ref]
-				if !ok {
-					if id, err = db.FindTrial(ctx, ref); err != nil {
-						return nil, at(an.Line, err)
-					}
-				}
-				sel = append(sel, id)
-			}
-		}
-		var calls [][]string
-		switch studyAnalyses[an.Run] {
-		case oneTrial:
-			for _, id := range sel {
-				calls = append(calls, []string{"--trial", strconv.FormatInt(id, 10)})
-			}
-		case twoTrials:
-			if len(sel) != 2 {
-				return nil, at(an.Line, fmt.Errorf("%s compares two trials; the study gives it %d (use \"trials: [A, B]\")", an.Run, len(sel)))
-			}
-			calls = append(calls, []string{"--trial", strconv.FormatInt(sel[0], 10), "--trial", strconv.FormatInt(sel[1], 10)})
-		default:
-			var list []string
-			for _, id := range sel {
-				list = append(list, strconv.FormatInt(id, 10))
-			}
-			calls = append(calls, []string{"--trials", strings.Join(list, ",")})
-		}
-		if len(sel) == 0 {
-			return nil, at(an.Line, fmt.Errorf("%s: the study has no trials to run it on", an.Run))
-		}
-		for _, trialArgs := range calls {
-			args := append([]string{an.Run, "--db", url, "--quiet", "--reuse"}, trialArgs...)
-			for _, p := range an.With {
-				args = append(args, "--"+p.Name+"="+p.Value)
-			}
-			var out, errOut bytes.Buffer
-			sub := newApp(&out, &errOut)
-			var got []studyResult
-			sub.onResult = func(id int64, res *analysis.Result, reused bool) {
-				r := studyResult{ID: id, Analysis: an.Run, Reused: reused, Line: an.Line}
-				if len(res.Findings) > 0 {
-					r.Finding = res.Findings[0]
-				}
-				got = append(got, r)
-				run.results = append(run.results, res)
-			}
-			root := sub.root()
-			root.SetArgs(args)
-			if err := root.ExecuteContext(ctx); err != nil {
-				return nil, at(an.Line, fmt.Errorf("%s: %w", an.Run, err))
-			}
-			for i := range got {
-				got[i].Trials = parseIDs(trialArgs)
-				what := "stored as result"
-				if got[i].Reused {
-					what = "already stored as result"
-				}
-				line := fmt.Sprintf("%s of trial(s) %s: %s %d", an.Run, joinIDs(got[i].Trials), what, got[i].ID)
-				if got[i].Reused {
-					line += ", reused"
-				}
-				if got[i].Finding != "" {
-					line += ": " + got[i].Finding
-				}
-				say("%s", line)
-			}
-			run.Results = append(run.Results, got...)
-			if a.verbose && a.format == "table" {
-				bar.println(a.out, strings.TrimRight(out.String(), "\n"))
-			}
-		}
-	}
-	return run, nil
-}
-
 // ensureSchema gives an embedded database without schema one, and checks
 // any other holds TAUdb version 2 (as openDB does).
 func (a *app) ensureSchema(ctx context.Context, db *store.DB) error {
@@ -422,19 +208,6 @@ func (a *app) ensureSchema(ctx context.Context, db *store.DB) error {
 		return nil
 	}
 	return a.addOwnTables(ctx, db)
-}
-
-// parseIDs returns the trial ids of an analysis command's trial flags.
-func parseIDs(args []string) []int64 {
-	var out []int64
-	for i := 1; i < len(args); i += 2 {
-		for _, s := range strings.Split(args[i], ",") {
-			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
 }
 
 func joinIDs(ids []int64) string {

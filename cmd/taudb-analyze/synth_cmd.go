@@ -14,8 +14,7 @@ import (
 )
 
 func (a *app) synthCmd() *cobra.Command {
-	var s synth.Spec
-	var out, procs, format, demo string
+	var sf synthFlags
 	cmd := &cobra.Command{
 		Use:   "synth --out DIR [--processes 1,2,4,8] [--regions R] [-f profile|ppk] ...",
 		Short: "Generate TAU profile folders or ParaProf .ppk files of any size following a scaling model",
@@ -40,58 +39,25 @@ P = 1, 2, 4, 8, 16 whose every overhead is known (0.4 s of setup on rank 0,
   taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2
   taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if demo != "" {
-				if err := synth.WriteDemo(demo); err != nil {
-					return err
-				}
-				fmt.Fprintln(a.out, demo)
-				return nil
-			}
-			if out == "" {
-				return usagef("synth needs --out DIR (or --demo DIR)")
-			}
-			if format != "profile" && format != "ppk" {
-				return usagef("--file-format %q: want profile or ppk", format)
-			}
-			var ps []int
-			for _, f := range strings.Split(procs, ",") {
-				p, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil || p < 1 {
-					return usagef("--processes %q: want a comma-separated list of positive counts", procs)
-				}
-				ps = append(ps, p)
-			}
-			for _, p := range ps {
-				spec := s
-				spec.Processes = p
-				spec.Name = fmt.Sprintf("synth-p%d", p)
-				t, err := synth.Generate(spec)
-				if err != nil {
-					return usagef("%v", err)
-				}
-				path := filepath.Join(out, fmt.Sprintf("p%d", p))
-				if format == "ppk" {
-					path += ".ppk"
-					if err := os.MkdirAll(out, 0o755); err != nil {
-						return fmt.Errorf("synth: %w", err)
-					}
-					err = ppk.WriteFile(path, t)
-				} else {
-					err = profile.Write(path, t)
-				}
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(a.out, path)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runSynth(sf) },
 	}
+	sf.register(cmd)
+	return cmd
+}
+
+// synthFlags are synth's flags: the model's spec and where and how to
+// write it.
+type synthFlags struct {
+	s                        synth.Spec
+	out, procs, format, demo string
+}
+
+func (sf *synthFlags) register(cmd *cobra.Command) {
+	s := &sf.s
 	fl := cmd.Flags()
-	fl.StringVar(&out, "out", "", "folder to write into")
-	fl.StringVar(&procs, "processes", "1,2,4,8", "process counts of the series")
-	fl.StringVarP(&format, "file-format", "f", "profile", "file format: profile (TAU profile folders DIR/pP) or ppk (ParaProf packed profiles DIR/pP.ppk)")
+	fl.StringVar(&sf.out, "out", "", "folder to write into")
+	fl.StringVar(&sf.procs, "processes", "1,2,4,8", "process counts of the series")
+	fl.StringVarP(&sf.format, "file-format", "f", "profile", "file format: profile (TAU profile folders DIR/pP) or ppk (ParaProf packed profiles DIR/pP.ppk)")
 	fl.IntVar(&s.ThreadsPerProcess, "threads-per-process", 1, "threads per process")
 	fl.IntVar(&s.Regions, "regions", 100, "regions besides main")
 	fl.IntVar(&s.Depth, "depth", 2, "callpath depth: 1 (flat) or 2")
@@ -102,6 +68,60 @@ P = 1, 2, 4, 8, 16 whose every overhead is known (0.4 s of setup on rank 0,
 	fl.Float64Var(&s.Noise, "noise", 0.02, "relative noise amplitude")
 	fl.Float64Var(&s.Imbalance, "imbalance", 0.1, "relative load imbalance from the first to the last rank")
 	fl.Uint64Var(&s.Seed, "seed", 1, "random seed")
-	fl.StringVar(&demo, "demo", "", "write the demo's generated trials into DIR instead (see above)")
-	return cmd
+	fl.StringVar(&sf.demo, "demo", "", "write the demo's generated trials into DIR instead (see above)")
+}
+
+// runSynth writes the demo's trials, or one trial of the model per process
+// count, and prints the paths it wrote.
+func (a *app) runSynth(sf synthFlags) error {
+	if sf.demo != "" {
+		if err := synth.WriteDemo(sf.demo); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.out, sf.demo)
+		return nil
+	}
+	if sf.out == "" {
+		return usagef("synth needs --out DIR (or --demo DIR)")
+	}
+	if sf.format != "profile" && sf.format != "ppk" {
+		return usagef("--file-format %q: want profile or ppk", sf.format)
+	}
+	var ps []int
+	for _, f := range strings.Split(sf.procs, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || p < 1 {
+			return usagef("--processes %q: want a comma-separated list of positive counts", sf.procs)
+		}
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		path, err := writeSynth(sf, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(a.out, path)
+	}
+	return nil
+}
+
+// writeSynth generates the model's trial at p processes and writes it as
+// sf says; it returns the path written.
+func writeSynth(sf synthFlags, p int) (string, error) {
+	spec := sf.s
+	spec.Processes = p
+	spec.Name = fmt.Sprintf("synth-p%d", p)
+	t, err := synth.Generate(spec)
+	if err != nil {
+		return "", usagef("%v", err)
+	}
+	path := filepath.Join(sf.out, fmt.Sprintf("p%d", p))
+	if sf.format == "ppk" {
+		path += ".ppk"
+		if err := os.MkdirAll(sf.out, 0o755); err != nil {
+			return "", fmt.Errorf("synth: %w", err)
+		}
+		return path, ppk.WriteFile(path, t)
+	}
+	return path, profile.Write(path, t)
 }
