@@ -56,7 +56,10 @@ func Example_scalabilityStudy() {
 	// p=8 time=2.810 s speedup=5.890 efficiency=0.736
 	// Program: efficiency 73.6% at p = 8 (speedup 5.890 against mpi-np1 at p = 1), Karp-Flatt serial fraction 0.05119.
 	// Amdahl fit of the program: serial fraction 0.06553, T_1 ≈ 16.7 s.
-	// Program model: T(p) = 1.09696e+06 + 1.56438e+07 * p^-1 (SMAPE 3.68%), predicting 2.07 s at p = 16 (95% prediction interval 0 µs to 4.19 s).
+	// The program's model is bounded by its points: 4 distinct p: at most one term (two terms need 5).
+	// Program model: T(p) = 1.65912e+07 * p^-1 + 1.88906e+06 * p^-1 * log2(p) (SMAPE 1.17%), predicting 1.51 s at p = 16 (95% prediction interval 1.33 s to 1.69 s).
+	// Near tie (Δcriterion = 0.96): T(p) = 8.30953e+06 * p^-1 + 8.41329e+06 * p^(-3/4) fits about as well and predicts 1.57 s at p = 16.
+	// Near tie (Δcriterion = 2): T(p) = 1.1024e+07 * p^-1 + 5.74717e+06 * p^(-2/3) fits about as well and predicts 1.59 s at p = 16.
 	// Stops scaling at p = 4: serial_init (efficiency 25.0%, 8.0% of the time there, 14.2% at p = 8).
 	// Stops scaling at p = 4: setup_replicated (efficiency 25.0%, 2.0% of the time there, 3.6% at p = 8).
 	// Share growing fastest: MPI_Barrier(), 0.00% at p = 1 → 26.44% at p = 8 (+3.03 points per process).

@@ -3,11 +3,9 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -22,24 +20,32 @@ import (
 //	y(p) = c0 + c1 * p^i1 * log2(p)^j1 + c2 * p^i2 * log2(p)^j2   (two terms)
 //
 // with i ∈ ModelExponents and j ∈ ModelLogExponents ((i, j) = (0, 0) is
-// the constant), and the hypothesis with the smallest corrected Akaike
-// information criterion (AICc) is chosen; see FitModel.
+// the constant), plus the model of p·y divided back by p, y(p) = (c0 +
+// c1*p^i1*log2(p)^j1)/p; the fit weighs relative errors and the
+// hypothesis with the smallest leave-one-out error is chosen; see FitModel
+// and docs/models.md for the measurements behind these choices.
 
 // ModelExponents is the set I of exponents of p in a model term: Extra-P's
-// default search space {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3,
-// 7/4, 2, 9/4, 7/3, 5/2, 8/3, 11/4, 3} plus −1 and −1/2, the terms by which
-// a strongly scaled region's time falls (T ∝ 1/p for perfectly divided work,
-// 1/√p for a 2-D decomposition's halo). Sorted ascending.
+// default search space {0, 1/4, 1/3, 1/2, 2/3, 3/4, 4/5, 1, 5/4, 4/3, 3/2,
+// 5/3, 7/4, 2, 9/4, 7/3, 5/2, 8/3, 11/4, 3} and the negatives of its
+// non-zero elements (Extra-P's "negative exponents" for strong scaling:
+// T ∝ 1/p for perfectly divided work, 1/√p for a 2-D decomposition's halo,
+// down to p^-3). Sorted ascending.
 var ModelExponents = []float64{
-	-1, -1.0 / 2,
-	0, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4,
+	-3, -11.0 / 4, -8.0 / 3, -5.0 / 2, -7.0 / 3, -9.0 / 4, -2,
+	-7.0 / 4, -5.0 / 3, -3.0 / 2, -4.0 / 3, -5.0 / 4, -1,
+	-4.0 / 5, -3.0 / 4, -2.0 / 3, -1.0 / 2, -1.0 / 3, -1.0 / 4,
+	0, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3, 3.0 / 4, 4.0 / 5,
 	1, 5.0 / 4, 4.0 / 3, 3.0 / 2, 5.0 / 3, 7.0 / 4,
 	2, 9.0 / 4, 7.0 / 3, 5.0 / 2, 8.0 / 3, 11.0 / 4,
 	3,
 }
 
-// ModelLogExponents is the set J of exponents of log2(p) in a model term.
-var ModelLogExponents = []int{0, 1, 2}
+// ModelLogExponents is the set J of exponents of log2(p) in a model term:
+// a term p^i*log2(p)^j has j ∈ {0, 1, 2} when i ≥ 0 and j ∈ {0, −1, −2}
+// when i < 0 (a falling term falls faster with a log in the denominator),
+// plus j ∈ {1, 2} for i ∈ {−1, −1/2}; see ModelTerms.
+var ModelLogExponents = []int{-2, -1, 0, 1, 2}
 
 // ModelEpsilon is the smallest contribution a term may make: a hypothesis is
 // discarded when one of its non-constant terms c*t(p) has
@@ -49,8 +55,10 @@ var ModelLogExponents = []int{0, 1, 2}
 // coefficient is rounding noise.
 const ModelEpsilon = 5e-4
 
-// Minimum numbers of points for the hypotheses with one and two terms: the
-// AICc of a hypothesis with k coefficients is defined for n > k + 1 points.
+// Minimum numbers of distinct parameter values for the hypotheses with one
+// and two terms: a hypothesis with k coefficients needs k + 2 (one value
+// for the leave-one-out error, one for a residual), so fewer values
+// restrict the search to fewer terms (ModelTermBound says so).
 const (
 	ModelMinPointsOneTerm = 4
 	ModelMinPointsTwoTerm = 5
@@ -73,7 +81,8 @@ const modelTieTolerance = 1e-9
 
 // Term is one term p^Exp * log2(p)^Log of a performance model.
 type Term struct {
-	// Exp is the exponent of p (an element of ModelExponents).
+	// Exp is the exponent of p (an element of ModelExponents, or one
+	// less for the p·y hypotheses).
 	Exp float64
 	// Log is the exponent of log2(p) (an element of ModelLogExponents).
 	Log int
@@ -91,17 +100,20 @@ func (t Term) Eval(p float64) float64 {
 	default:
 		v = math.Pow(p, t.Exp)
 	}
-	if t.Log > 0 {
+	if t.Log != 0 {
 		l := math.Log2(p)
 		for range t.Log {
 			v *= l
+		}
+		for range -t.Log {
+			v /= l
 		}
 	}
 	return v
 }
 
 // String writes the term as "p", "p^2", "p^-1", "p^(1/2)", "p^(-1/2)",
-// "log2(p)", "log2(p)^2" or a product of them ("p^(1/2) * log2(p)").
+// "log2(p)", "log2(p)^2", "log2(p)^-1" or a product of them ("p^(1/2) * log2(p)").
 func (t Term) String() string {
 	var parts []string
 	if t.Exp != 0 {
@@ -142,19 +154,47 @@ func fraction(x float64) (num, den int) {
 	return 0, 0
 }
 
-// ModelTerms returns the candidate terms: every (i, j) of ModelExponents ×
-// ModelLogExponents except the constant (0, 0), ordered by exponent of p,
-// then of log2(p) (62 terms).
+// ModelTerms returns the candidate terms of the one-term hypotheses,
+// ordered by exponent of p, then of log2(p) (123 terms): for i ∈
+// ModelExponents, p^i*log2(p)^j with j ∈ {0, 1, 2} when i ≥ 0 (not the
+// constant i = j = 0), j ∈ {0, −1, −2} when i < 0 and also j ∈ {1, 2} when
+// i ∈ {−1, −1/2}; and log2(p)^-1, log2(p)^-2.
 func ModelTerms() []Term {
 	var out []Term
 	for _, i := range ModelExponents {
 		for _, j := range ModelLogExponents {
-			if i == 0 && j == 0 {
+			switch {
+			case i == 0 && j == 0:
+				continue
+			case i > 0 && j < 0, i < 0 && j > 0 && i != -1 && i != -0.5:
 				continue
 			}
 			out = append(out, Term{Exp: i, Log: j})
 		}
 	}
+	return out
+}
+
+// legacyTerms returns the 62 terms of the search space before the
+// negative exponents were widened: exponents {−1, −1/2, 0, 1/4, ..., 3}
+// (Extra-P's positive ones without 4/5) × log exponents {0, 1, 2}.
+func legacyTerms() []Term {
+	var out []Term
+	for _, t := range ModelTerms() {
+		if t.Log >= 0 && (t.Exp >= 0 || t.Exp == -1 || t.Exp == -0.5) && t.Exp != 0.8 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// pairTerms returns the terms paired in the two-term hypotheses: the
+// legacy 62 terms plus p^-2, p^-3 (64 terms, 2,016 pairs); the
+// finer negative exponents only in one-term hypotheses keep the search,
+// and the chance of fitting noise with two terms, small.
+func pairTerms() []Term {
+	out := legacyTerms()
+	out = append([]Term{{Exp: -3}, {Exp: -2}}, out...)
 	return out
 }
 
@@ -188,22 +228,29 @@ type Model struct {
 	// y_i − r_i/(1 − h_ii), r the residual and h the hat matrix's
 	// diagonal). NaN for one point, or when a point's leverage h_ii is 1.
 	CVSMAPE float64
-	// AICc is the chosen hypothesis' corrected Akaike information
-	// criterion (see FitModel); only differences between hypotheses of
-	// the same data mean something.
-	AICc float64
-	// NearTies are the other hypotheses whose AICc is within ModelNearTie
-	// (2) of the chosen one, closest first, at most ModelMaxNearTies (3):
+	// Criterion is the chosen hypothesis' selection criterion, the
+	// leave-one-out error n*ln(PRESS/n) (see FitModel; AICc for the
+	// legacy method measured in docs/models.md); only differences between
+	// hypotheses of the same data mean something.
+	Criterion float64
+	// NearTies are the other hypotheses whose Criterion is within
+	// ModelNearTie (2) of the chosen one, closest first, at most ModelMaxNearTies (3):
 	// models the data support about as well, whose predictions may differ
 	// (each with its own fit; their NearTies are empty).
 	NearTies []Model
 
-	design *hypothesis // the chosen hypothesis, for prediction intervals
+	relative bool      // fitted with relative weights
+	k        int       // coefficients
+	cols     []Term    // the fitted columns (Term{} the constant)
+	cov      []float64 // (XᵀWX)⁻¹, k×k
+	s2       float64   // weighted residual variance Σ(w_i*r_i)²/(n−k)
+	press    float64   // weighted leave-one-out sum Σ(w_i*r_i/(1−h_ii))²
 }
 
-// ModelNearTie is the AICc difference below which another hypothesis is
-// reported as a near tie of the chosen one (Burnham and Anderson's rule of
-// thumb: ΔAICc < 2 means substantial support for both).
+// ModelNearTie is the criterion difference below which another hypothesis
+// is reported as a near tie of the chosen one (Burnham and Anderson's rule
+// of thumb for AICc, ΔAICc < 2; for n*ln(PRESS/n) it means a leave-one-out
+// error within a factor e^(2/n), 1.33 for 7 points).
 const ModelNearTie = 2
 
 // ModelMaxNearTies is the largest number of near ties a Model lists.
@@ -212,36 +259,37 @@ const ModelMaxNearTies = 3
 // PredictionInterval returns the two-sided prediction interval of a new
 // measurement at p with the given confidence level (0.95 for 95%):
 //
-//	ŷ(p) ± t_{n−k, (1+level)/2} · s · sqrt(1 + x(p)ᵀ (XᵀX)⁻¹ x(p))
+//	ŷ(p) ± t_{n−k, (1+level)/2} · s · sqrt(v(p) + x(p)ᵀ (XᵀWX)⁻¹ x(p))
 //
-// with s² = RSS/(n − k), X the design matrix of the fitted points and x(p)
-// the model's terms at p; (XᵀX)⁻¹ = X⁺X⁺ᵀ from the pseudo-inverse X⁺
-// used for the fit. It assumes independent errors of constant variance,
-// which real timings only approximate. NaN, NaN when n ≤ k (no residual
-// degree of freedom) or the model was not fitted by FitModel.
+// with W the fit's weights (1/y² for relative ones, 1 otherwise), s² =
+// Σ w_i r_i²/(n − k), X the design matrix of the fitted points, x(p) the
+// model's columns at p and v(p) the noise variance there in units of s²:
+// ŷ(p)² for relative weights (noise proportional to the value), 1
+// otherwise. It assumes independent errors, which real timings only
+// approximate. NaN, NaN when n ≤ k (no residual degree of freedom) or the
+// model was not fitted by FitModel.
 func (m Model) PredictionInterval(p, level float64) (lo, hi float64) {
-	h := m.design
-	if h == nil || m.Points <= h.k || !(level > 0 && level < 1) {
+	n, k := m.Points, m.k
+	if m.cov == nil || n <= k || !(level > 0 && level < 1) {
 		return math.NaN(), math.NaN()
 	}
-	n, k := m.Points, h.k
 	x := make([]float64, k)
-	x[0] = 1
-	for c, t := range h.terms {
-		x[c+1] = t.Eval(p)
+	for c, t := range m.cols {
+		x[c] = t.Eval(p)
 	}
-	var lever float64 // x(p)ᵀ X⁺ X⁺ᵀ x(p) = |X⁺ᵀ x(p)|²
-	for i := range n {
-		var v float64
-		for c := range k {
-			v += x[c] * h.pinv[c*n+i]
+	var lever float64
+	for a := range k {
+		for e := range k {
+			lever += x[a] * m.cov[a*k+e] * x[e]
 		}
-		lever += v * v
 	}
-	s := math.Sqrt(m.RSS / float64(n-k))
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - k)}.Quantile((1 + level) / 2)
-	half := q * s * math.Sqrt(1+lever)
 	y := m.Eval(p)
+	v := 1.0
+	if m.relative {
+		v = y * y
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - k)}.Quantile((1 + level) / 2)
+	half := q * math.Sqrt(m.s2*(v+lever))
 	return y - half, y + half
 }
 
@@ -281,40 +329,40 @@ func (m Model) String() string {
 }
 
 // FitModel fits the performance model of the values y measured at the
-// parameter values p (finite, p > 0; y finite) and returns the chosen
-// hypothesis with its fit errors.
+// parameter values p (finite, p > 0; y finite; repeated p allowed) and
+// returns the chosen hypothesis with its fit errors.
 //
 // Search space: the constant; with at least ModelMinPointsOneTerm (4)
-// points every one-term hypothesis c0 + c1*t (t ∈ ModelTerms, 62 terms);
-// with at least ModelMinPointsTwoTerm (5) points every two-term hypothesis
-// c0 + c1*t1 + c2*t2 (t1 before t2 in ModelTerms order, 1,891 pairs).
-// Terms with log2(p) are left out when some p < 1 (as in Extra-P). Each
-// hypothesis is fitted by linear least squares (QR factorization of the
-// column-scaled design matrix, gonum mat).
+// distinct p every one-term hypothesis c0 + c1*t (t ∈ ModelTerms, 123
+// terms) and every p·y hypothesis (c0 + c1*t)/p for t ∈ ModelTerms with
+// non-negative exponents (Extra-P's route for strong scaling: the cost
+// p·T follows a growing law); with at least ModelMinPointsTwoTerm (5)
+// distinct p every two-term hypothesis c0 + c1*t1 + c2*t2 (t1, t2 among
+// the 64 pairTerms, 2,016 pairs). Terms with log2(p) are left out when
+// some p < 1 (as in Extra-P), and those with negative powers of log2(p)
+// when some p = 1.
 //
-// Selection, by a criterion that does not reward overfitting: the smallest
-// corrected Akaike information criterion
+// Fit: weighted least squares with weights 1/y_i² (relative residuals
+// (y − ŷ)/y; |y| below 1e-3*max|y| counts as that floor), by modified
+// Gram-Schmidt on the column-scaled design. Relative weights keep the
+// points at small p, whose times are 10-100× larger in strong scaling,
+// from deciding the model alone.
 //
-//	AICc = n*ln(RSS/n) + 2k + 2k(k+1)/(n−k−1)
-//
-// for n points and k coefficients (c0 included: 1, 2 or 3), which charges
-// every extra coefficient more the fewer the points. RSS is floored at
-// n*(1e-10*max|y|)² (rounding noise), so hypotheses that all fit exactly
+// Selection: the smallest leave-one-out criterion n*ln(PRESS/n), PRESS =
+// Σ (w_i*r_i/(1 − h_ii))² the weighted error of each point predicted by
+// the hypothesis fitted without it (h the weighted hat matrix), plus
+// ModelTwoTermPenalty (4) for two-term hypotheses. PRESS is floored at
+// n*(1e-10*max w|y|)² (rounding noise), so hypotheses that all fit exactly
 // tie; ties (within 1e-9) keep the hypothesis visited first, in the order
-// constant, one-term, two-term, so the simplest exact hypothesis wins. A
+// constant, one-term, p·y, two-term, so the simplest exact one wins. A
 // hypothesis is discarded when one of its terms contributes less than
-// ModelEpsilon, when its design matrix is numerically singular for these
-// p (condition number above 1e10), or when it has two terms whose
-// coefficients have opposite signs: a performance model is a sum of costs,
-// and two large terms cancelling each other inside the measured range are
-// the signature of a fit to noise, one that turns negative soon after it
-// (on the real matmult series, 4.6e6 + 2.1e5*p^(7/4)*log2(p)^2 −
-// 1.3e5*p^3, predicting −100 s at p = 16). Constant data thus give the
-// constant model, and data that follow a hypothesis exactly give that
-// hypothesis (two-term laws with terms of opposite sign excepted).
-// AICc does not account for the size of the search: with noisy data a
-// spurious second term can still win, which is why Model reports the
-// leave-one-out cross-validation error (Extra-P's criterion) as well.
+// ModelEpsilon, when its columns are numerically collinear for these p,
+// when it has two terms whose coefficients have opposite signs (two large
+// terms cancelling inside the measured range are the signature of a fit
+// to noise), and when it is not positive everywhere from the smallest
+// measured p to 2^20 times the largest: a time is never predicted
+// negative. docs/models.md gives the leave-last-out measurements that
+// chose this method over AICc and ordinary least squares.
 func FitModel(p, y []float64) (Model, error) {
 	if len(p) != len(y) {
 		return Model{}, fmt.Errorf("model: %d parameter values but %d measurements", len(p), len(y))
@@ -330,290 +378,7 @@ func FitModel(p, y []float64) (Model, error) {
 			return Model{}, fmt.Errorf("model: measurement %v at p = %v is not a finite number", y[i], p[i])
 		}
 	}
-	return newModelBasis(p).fit(y), nil
-}
-
-// hypothesis is one model hypothesis prepared for a fixed set of parameter
-// values: its design matrix and the least-squares solution operator.
-type hypothesis struct {
-	terms []Term
-	k     int       // coefficients, c0 included
-	x     []float64 // design matrix, n×k row-major (column 0 is 1)
-	pinv  []float64 // pseudo-inverse, k×n row-major: coef = pinv·y
-	hat   []float64 // diagonal of the hat matrix x·pinv
-}
-
-// modelBasis holds every valid hypothesis for one set of parameter values;
-// it is read-only after newModelBasis, so several goroutines may fit with
-// it at once.
-type modelBasis struct {
-	p    []float64
-	hyps []hypothesis // hyps[0] is the constant
-}
-
-// newModelBasis prepares every hypothesis of the search space for the
-// parameter values p.
-func newModelBasis(p []float64) *modelBasis {
-	n := len(p)
-	b := &modelBasis{p: append([]float64(nil), p...)}
-	c := hypothesis{k: 1, x: make([]float64, n), pinv: make([]float64, n), hat: make([]float64, n)}
-	for i := range n {
-		c.x[i] = 1
-		c.pinv[i] = 1 / float64(n)
-		c.hat[i] = 1 / float64(n)
-	}
-	b.hyps = append(b.hyps, c)
-	if n < ModelMinPointsOneTerm {
-		return b
-	}
-	logOK := true
-	for _, v := range p {
-		if v < 1 {
-			logOK = false
-		}
-	}
-	var terms []Term
-	for _, t := range ModelTerms() {
-		if t.Log > 0 && !logOK {
-			continue
-		}
-		terms = append(terms, t)
-	}
-	for _, t := range terms {
-		if h, ok := prepareHypothesis(p, []Term{t}); ok {
-			b.hyps = append(b.hyps, h)
-		}
-	}
-	if n < ModelMinPointsTwoTerm {
-		return b
-	}
-	for i := range terms {
-		for j := i + 1; j < len(terms); j++ {
-			if h, ok := prepareHypothesis(p, []Term{terms[i], terms[j]}); ok {
-				b.hyps = append(b.hyps, h)
-			}
-		}
-	}
-	return b
-}
-
-// prepareHypothesis builds the design matrix of c0 + Σ c_k*terms[k] at p and
-// its pseudo-inverse; ok is false when the matrix is numerically singular.
-func prepareHypothesis(p []float64, terms []Term) (hypothesis, bool) {
-	n, k := len(p), len(terms)+1
-	if n < k {
-		return hypothesis{}, false
-	}
-	h := hypothesis{terms: terms, k: k, x: make([]float64, n*k)}
-	scale := make([]float64, k)
-	for i, v := range p {
-		h.x[i*k] = 1
-		for c, t := range terms {
-			tv := t.Eval(v)
-			if !defined(tv) {
-				return hypothesis{}, false
-			}
-			h.x[i*k+c+1] = tv
-		}
-	}
-	for c := range k {
-		for i := range n {
-			scale[c] = max(scale[c], math.Abs(h.x[i*k+c]))
-		}
-		if scale[c] == 0 {
-			return hypothesis{}, false
-		}
-	}
-	scaled := mat.NewDense(n, k, nil)
-	for i := range n {
-		for c := range k {
-			scaled.Set(i, c, h.x[i*k+c]/scale[c])
-		}
-	}
-	var qr mat.QR
-	qr.Factorize(scaled)
-	if cond := qr.Cond(); !(cond < modelCondLimit) {
-		return hypothesis{}, false
-	}
-	eye := mat.NewDiagDense(n, nil)
-	for i := range n {
-		eye.SetDiag(i, 1)
-	}
-	var pinv mat.Dense
-	if err := qr.SolveTo(&pinv, false, eye); err != nil {
-		return hypothesis{}, false
-	}
-	h.pinv = make([]float64, k*n)
-	for c := range k {
-		for i := range n {
-			h.pinv[c*n+i] = pinv.At(c, i) / scale[c]
-		}
-	}
-	h.hat = make([]float64, n)
-	for i := range n {
-		var s float64
-		for c := range k {
-			s += h.x[i*k+c] * h.pinv[c*n+i]
-		}
-		h.hat[i] = s
-	}
-	return h, true
-}
-
-// fit chooses and fits the model of y (len(y) = len(b.p), finite) as
-// FitModel describes.
-func (b *modelBasis) fit(y []float64) Model {
-	n := len(y)
-	var maxAbs float64
-	for _, v := range y {
-		maxAbs = max(maxAbs, math.Abs(v))
-	}
-	resid := make([]float64, n)
-	var coef [3]float64
-	floor := float64(n) * (modelRSSFloor * maxAbs) * (modelRSSFloor * maxAbs)
-	type cand struct {
-		hi   int
-		aic  float64
-		coef [3]float64
-	}
-	var best cand
-	best.aic = math.Inf(1)
-	var near []cand // candidates within ModelNearTie of the best so far
-	for hi := range b.hyps {
-		h := &b.hyps[hi]
-		rss, ok := h.evaluate(y, coef[:h.k], resid, maxAbs, hi == 0)
-		if !ok {
-			continue
-		}
-		c := cand{hi, aicc(max(rss, floor), n, h.k), coef}
-		if hi == 0 || c.aic < best.aic-modelTieTolerance {
-			if hi != 0 {
-				near = append(near, best)
-			}
-			best = c
-		} else if c.aic < best.aic+ModelNearTie {
-			near = append(near, c)
-		}
-		if maxAbs == 0 {
-			break // all zero: the constant 0
-		}
-	}
-	m := b.describe(best.hi, best.coef, y, maxAbs, floor)
-	m.AICc = best.aic
-	sort.SliceStable(near, func(i, j int) bool { return near[i].aic < near[j].aic })
-	for _, c := range near {
-		if len(m.NearTies) == ModelMaxNearTies {
-			break
-		}
-		if c.hi != best.hi && c.aic < best.aic+ModelNearTie && !math.IsInf(c.aic, 0) {
-			t := b.describe(c.hi, c.coef, y, maxAbs, floor)
-			t.AICc = c.aic
-			m.NearTies = append(m.NearTies, t)
-		}
-	}
-	return m
-}
-
-// describe builds the Model of hypothesis hi with coefficients coef fitted
-// to y: its fit errors and leave-one-out error.
-func (b *modelBasis) describe(hi int, coef [3]float64, y []float64, maxAbs, floor float64) Model {
-	n := len(y)
-	h := &b.hyps[hi]
-	m := Model{Constant: coef[0], Terms: append([]Term(nil), h.terms...), Coefs: append([]float64(nil), coef[1:h.k]...), Points: n, design: h}
-	if math.Abs(m.Constant) <= 1e-9*maxAbs {
-		m.Constant = 0
-	}
-	var mean float64
-	for _, v := range y {
-		mean += v
-	}
-	mean /= float64(n)
-	resid := make([]float64, n)
-	var tss float64
-	for i, v := range y {
-		yhat := m.Eval(b.p[i])
-		resid[i] = v - yhat
-		m.RSS += resid[i] * resid[i]
-		m.SMAPE += smapeTerm(yhat, v)
-		tss += (v - mean) * (v - mean)
-	}
-	m.SMAPE /= float64(n)
-	switch {
-	case n <= h.k || tss <= floor:
-		m.AdjR2 = math.NaN()
-	default:
-		m.AdjR2 = 1 - (m.RSS/float64(n-h.k))/(tss/float64(n-1))
-	}
-	m.CVSMAPE = math.NaN()
-	if n > 1 {
-		var cv float64
-		for i := range n {
-			lev := 1 - h.hat[i]
-			if lev < 1e-10 {
-				cv = math.NaN()
-				break
-			}
-			cv += smapeTerm(y[i]-resid[i]/lev, y[i])
-		}
-		m.CVSMAPE = cv / float64(n)
-	}
-	return m
-}
-
-// aicc returns n*ln(rss/n) + 2k + 2k(k+1)/(n−k−1), +Inf when n ≤ k+1.
-func aicc(rss float64, n, k int) float64 {
-	if n <= k+1 {
-		return math.Inf(1)
-	}
-	fn, fk := float64(n), float64(k)
-	return fn*math.Log(rss/fn) + 2*fk + 2*fk*(fk+1)/(fn-fk-1)
-}
-
-// evaluate fits hypothesis h to y (coef gets its k coefficients, resid the
-// residuals) and returns the residual sum of squares; ok is false when a
-// term contributes less than ModelEpsilon (maxAbs is the largest |y|). The
-// constant hypothesis is never discarded.
-func (h *hypothesis) evaluate(y, coef, resid []float64, maxAbs float64, constant bool) (rss float64, ok bool) {
-	n, k := len(y), h.k
-	for c := range k {
-		var s float64
-		row := h.pinv[c*n : (c+1)*n]
-		for i, v := range y {
-			s += row[i] * v
-		}
-		coef[c] = s
-	}
-	for i := range n {
-		yhat := 0.0
-		for c := range k {
-			yhat += h.x[i*k+c] * coef[c]
-		}
-		resid[i] = y[i] - yhat
-		rss += resid[i] * resid[i]
-	}
-	if constant {
-		return rss, true
-	}
-	if k == 3 && (coef[1] < 0) != (coef[2] < 0) {
-		return 0, false // two terms of opposite sign cancel each other
-	}
-	for c := 1; c < k; c++ {
-		if coef[c] == 0 || maxAbs == 0 {
-			return 0, false
-		}
-		contrib := 0.0
-		for i := range n {
-			d := math.Abs(y[i])
-			if d == 0 {
-				d = maxAbs
-			}
-			contrib = max(contrib, math.Abs(coef[c]*h.x[i*k+c])/d)
-		}
-		if contrib < ModelEpsilon {
-			return 0, false
-		}
-	}
-	return rss, true
+	return cachedBasis(p, defaultModelMethod, &fitBases).fit(y), nil
 }
 
 // smapeTerm returns 100*|pred − y|/((|pred| + |y|)/2), 0 when both are 0.
@@ -638,16 +403,17 @@ func Amdahl(p, t []float64) (f, t1 float64, ok bool) {
 	if len(p) != len(t) || len(p) < 2 {
 		return math.NaN(), math.NaN(), false
 	}
-	h, valid := prepareHypothesis(p, []Term{{Exp: -1}})
-	if !valid {
+	h, valid := prepareHypothesis(p, []Term{{}, {Exp: -1}})
+	n := len(p)
+	sw := make([]float64, n)
+	for i := range sw {
+		sw[i] = 1
+	}
+	fit := newLSFit(n, 2)
+	if !valid || !h.solve(t, sw, fit, make([]float64, 2*n)) {
 		return math.NaN(), math.NaN(), false
 	}
-	n := len(p)
-	var a, b float64
-	for i := range n {
-		a += h.pinv[i] * t[i]
-		b += h.pinv[n+i] * t[i]
-	}
+	a, b := fit.coef[0], fit.coef[1]
 	var maxAbs float64
 	for _, v := range t {
 		maxAbs = max(maxAbs, math.Abs(v))

@@ -34,10 +34,15 @@ func wantModel(t *testing.T, what string, m Model, c0 float64, terms []Term, coe
 
 func TestModelSearchSpace(t *testing.T) {
 	terms := ModelTerms()
-	if len(terms) != 21*3-1 {
-		t.Fatalf("%d terms, want 62", len(terms))
+	// 19 negative exponents × {0, −1, −2} + {−1, −1/2} × {1, 2} +
+	// log2(p)^{−2, −1, 1, 2} + 19 positive exponents × {0, 1, 2}.
+	if want := 19*3 + 2*2 + 4 + 19*3; len(terms) != want {
+		t.Fatalf("%d terms, want %d", len(terms), want)
 	}
-	if terms[0] != (Term{Exp: -1, Log: 0}) || terms[len(terms)-1] != (Term{Exp: 3, Log: 2}) {
+	if len(legacyTerms()) != 62 || len(pairTerms()) != 64 {
+		t.Errorf("legacy %d terms, pairs %d terms", len(legacyTerms()), len(pairTerms()))
+	}
+	if terms[0] != (Term{Exp: -3, Log: -2}) || terms[len(terms)-1] != (Term{Exp: 3, Log: 2}) {
 		t.Errorf("order: first %v last %v", terms[0], terms[len(terms)-1])
 	}
 	for i := 1; i < len(terms); i++ {
@@ -55,6 +60,10 @@ func TestModelSearchSpace(t *testing.T) {
 		{Exp: 11.0 / 4}:        "p^(11/4)",
 		{Log: 1}:               "log2(p)",
 		{Log: 2}:               "log2(p)^2",
+		{Log: -1}:              "log2(p)^-1",
+		{Exp: -3}:              "p^-3",
+		{Exp: 0.8}:             "p^(4/5)",
+		{Exp: -2, Log: -1}:     "p^-2 * log2(p)^-1",
 		{Exp: 0.5, Log: 1}:     "p^(1/2) * log2(p)",
 		{Exp: 7.0 / 3, Log: 2}: "p^(7/3) * log2(p)^2",
 		{}:                     "1",
@@ -65,7 +74,8 @@ func TestModelSearchSpace(t *testing.T) {
 	}
 	near(t, "term eval", Term{Exp: 0.5, Log: 2}.Eval(16), 4*16)
 	near(t, "term eval 1/p", Term{Exp: -1}.Eval(8), 0.125)
-	if got := modelExponentsParam(); got != "-1,-1/2,0,1/4,1/3,1/2,2/3,3/4,1,5/4,4/3,3/2,5/3,7/4,2,9/4,7/3,5/2,8/3,11/4,3" {
+	near(t, "term eval 1/(p^2 log2(p))", Term{Exp: -2, Log: -1}.Eval(8), 1.0/(64*3))
+	if got := modelExponentsParam(); got != "-3,-11/4,-8/3,-5/2,-7/3,-9/4,-2,-7/4,-5/3,-3/2,-4/3,-5/4,-1,-4/5,-3/4,-2/3,-1/2,-1/3,-1/4,0,1/4,1/3,1/2,2/3,3/4,4/5,1,5/4,4/3,3/2,5/3,7/4,2,9/4,7/3,5/2,8/3,11/4,3" {
 		t.Errorf("exponents param %q", got)
 	}
 }
@@ -135,6 +145,32 @@ func TestFitModelExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantModel(t, c.name, m, c.c0, c.terms, c.coefs, 1e-6)
+	}
+	// The widened terms: p^-2, p^-3, p^(4/5) and, from p = 2 on (log2(1)
+	// = 0), log2(p)^-1 and p^-1*log2(p)^-1.
+	ps2 := []float64{2, 4, 8, 16, 32, 64, 128}
+	for _, c := range []struct {
+		name string
+		ps   []float64
+		c0   float64
+		term Term
+		coef float64
+	}{
+		{"p^-2", ps, 5, Term{Exp: -2}, 300},
+		{"p^-3", ps, 1, Term{Exp: -3}, 80},
+		{"p^(4/5)", ps, 0, Term{Exp: 0.8}, 2},
+		{"1/log", ps2, 10, Term{Log: -1}, 50},
+		{"1/(p log)", ps2, 0, Term{Exp: -1, Log: -1}, 700},
+	} {
+		y := make([]float64, len(c.ps))
+		for i, p := range c.ps {
+			y[i] = c.c0 + c.coef*c.term.Eval(p)
+		}
+		m, err := FitModel(c.ps, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantModel(t, c.name, m, c.c0, []Term{c.term}, []float64{c.coef}, 1e-6)
 	}
 	// A constant is exactly the constant model, even with values that do
 	// not add up exactly in floating point.
@@ -227,31 +263,35 @@ func TestFitModelFewPoints(t *testing.T) {
 	if err != nil || m.String() != "7" || !math.IsNaN(m.CVSMAPE) {
 		t.Errorf("one point: %s %+v %v", m, m, err)
 	}
-	// Two and three points: only the constant (a one-term model needs 4).
+	// Two and three points: only the constant (a one-term model needs 4),
+	// the relative-weighted mean Σ(1/y)/Σ(1/y²): (1/10 + 1/5)/(1/100 +
+	// 1/25) = 6, (1/12 + 1/6 + 1/3)/(1/144 + 1/36 + 1/9) = 4.
 	m, _ = FitModel([]float64{1, 2}, []float64{10, 5})
-	if len(m.Terms) != 0 || m.Constant != 7.5 {
+	if len(m.Terms) != 0 || math.Abs(m.Constant-6) > 1e-12 {
 		t.Errorf("two points: %s", m)
 	}
 	m, _ = FitModel([]float64{1, 2, 4}, []float64{12, 6, 3})
-	if len(m.Terms) != 0 || m.Constant != 7 {
+	if len(m.Terms) != 0 || math.Abs(m.Constant-4) > 1e-12 {
 		t.Errorf("three points: %s", m)
 	}
-	// Four points: one term at most, even for a two-term law.
+	// Four points: two coefficients at most (one term, or the p·y form
+	// (c0 + c1*t)/p), even for a two-term law.
 	ps := []float64{2, 4, 6, 8}
 	y := make([]float64, 4)
 	for i, p := range ps {
 		y[i] = progLaw(p)
 	}
 	m, _ = FitModel(ps, y)
-	if len(m.Terms) != 1 {
+	if coefs := len(m.Terms) + map[bool]int{true: 1}[m.Constant != 0]; coefs != 2 {
 		t.Errorf("four points: %s", m)
 	}
 	// Parameter values below 1: no log terms.
 	m, _ = FitModel([]float64{0.25, 0.5, 1, 2, 4}, []float64{4, 2, 1, 0.5, 0.25})
 	wantModel(t, "below 1", m, 0, []Term{{Exp: -1}}, []float64{1}, 1e-9)
 	// All parameter values equal: nothing but the constant can be fitted.
+	// (the relative-weighted mean of 1..5: Σ1/k / Σ1/k² = (137/60)/(5269/3600)).
 	m, _ = FitModel([]float64{4, 4, 4, 4, 4}, []float64{1, 2, 3, 4, 5})
-	if len(m.Terms) != 0 || m.Constant != 3 {
+	if len(m.Terms) != 0 || math.Abs(m.Constant-(137.0/60)/(5269.0/3600)) > 1e-12 {
 		t.Errorf("equal p: %s", m)
 	}
 }

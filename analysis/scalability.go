@@ -32,6 +32,10 @@ type ScalabilityOptions struct {
 	// Predict is the p at which every fitted model is evaluated: 0 means
 	// twice the largest P of the series.
 	Predict float64
+	// Suggest, when > 0, adds table "suggestions": the Suggest values of p
+	// whose measurement would most narrow the program's prediction at
+	// Predict (SuggestMeasurements), with each run's estimated cost.
+	Suggest int
 }
 
 // Scalability studies how the program and each region of the flat view
@@ -88,12 +92,56 @@ func Scalability(exps []Experiment, opt ScalabilityOptions) (*Result, error) {
 	res.AddTable(st.programTable())
 	res.AddTable(st.regionsTable())
 	res.AddTable(st.modelsTable())
+	if len(st.points[0]) > 0 {
+		res.AddTable(st.curveTable())
+	}
 	stops := st.stops()
 	res.AddTable(st.stopTable(stops))
 	grows := st.growth()
 	res.AddTable(st.growthTable(grows))
 	st.findings(res, stops, grows)
+	if opt.Suggest > 0 {
+		if err := st.suggest(res); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// suggest adds table "suggestions" and its finding for the program.
+func (st *scalStudy) suggest(res *Result) error {
+	x, _ := st.xy(0)
+	sug, err := SuggestMeasurements(st.models[0], x, st.predict, st.opt.Suggest)
+	if err != nil {
+		return err
+	}
+	t := Table{Name: "suggestions", Title: fmt.Sprintf("Where to measure next to narrow the program's prediction at p = %s: the 95%% confidence half-width of the model's value there now and after one more run at p, and that run's time and process-time (p × time) from the model", formatNum(st.predict))}
+	var rank, p, before, after, red, tm, cost []float64
+	for i, s := range sug {
+		rank, p, before, after = append(rank, float64(i+1)), append(p, s.P), append(before, s.HalfBefore), append(after, s.HalfAfter)
+		red, tm, cost = append(red, 100*s.Reduction), append(tm, s.Time), append(cost, s.Cost)
+	}
+	t.AddNum("rank", "", rank)
+	t.AddNum("p", "", p)
+	t.AddNum("half_width_now", st.d.unit, before)
+	t.AddNum("half_width_after", st.d.unit, after)
+	t.AddNum("reduction_percent", "%", red)
+	t.AddNum("run_time", st.d.unit, tm)
+	t.AddNum("process_time", "", cost)
+	res.AddTable(t)
+	if len(sug) == 0 {
+		res.Findf("No measurement to suggest: the program's model has no interval (too few points) or every candidate p is measured.")
+		return nil
+	}
+	s := sug[0]
+	if !(s.HalfBefore > 1e-6*math.Abs(st.models[0].Eval(st.predict))) { // rounding noise: an exact fit
+		res.Findf("The program's model fits its points exactly (no residual): its prediction at p = %s has no interval to narrow; table suggestions lists candidate runs and their cost only.", formatNum(st.predict))
+		return nil
+	}
+	res.Findf("To narrow the prediction at p = %s, measure next at p = %s: the 95%% confidence half-width there falls from %s to %s (−%.0f%%), for a run of about %s (model estimate; table suggestions ranks %d).",
+		formatNum(st.predict), formatNum(s.P), formatMicrosOrValue(st.d, s.HalfBefore), formatMicrosOrValue(st.d, s.HalfAfter), 100*s.Reduction,
+		formatMicrosOrValue(st.d, s.Time), len(sug))
+	return nil
 }
 
 // ModelUnreliableSMAPE is the in-sample SMAPE (percent) above which
@@ -122,6 +170,8 @@ type scalStudy struct {
 	sp, ideal, eff, kf [][]float64
 	points             [][]int // per row, the experiments with a value
 	models             []Model
+	segs               []SegModel // two-segment models, where they beat one (segOK)
+	segOK              []bool
 	amdahl             []amdahlFit
 }
 
@@ -235,6 +285,7 @@ func (st *scalStudy) fit() {
 	}
 	st.models = make([]Model, len(st.vals))
 	st.amdahl = make([]amdahlFit, len(st.vals))
+	st.segs, st.segOK = make([]SegModel, len(st.vals)), make([]bool, len(st.vals))
 	parallelRows(len(st.vals), func(i int) {
 		if len(st.points[i]) == 0 {
 			return
@@ -242,6 +293,9 @@ func (st *scalStudy) fit() {
 		x, y := st.xy(i)
 		st.models[i] = bases[keys[i]].fit(y)
 		st.amdahl[i] = fitAmdahl(x, y, st.opt.Weak)
+		if st.distinctP(i) >= 2*ModelSegmentMinPoints {
+			st.segs[i], st.segOK[i], _ = FitSegmented(x, y)
+		}
 	})
 }
 
@@ -286,8 +340,8 @@ func (st *scalStudy) newResult() *Result {
 	res.Params["threshold"] = formatNum(st.thr)
 	res.Params["predict_p"] = formatNum(st.predict)
 	res.Params["model_exponents"] = modelExponentsParam()
-	res.Params["model_log_exponents"] = "0,1,2"
-	res.Params["model_selection"] = "AICc (k = coefficients), term contribution >= 0.0005"
+	res.Params["model_log_exponents"] = "-2,-1,0,1,2"
+	res.Params["model_selection"] = ModelSelection
 	return res
 }
 
@@ -359,13 +413,39 @@ func (st *scalStudy) reliability(i int) string {
 	if !(m.Eval(st.predict) > 0) {
 		notes = append(notes, "non-positive prediction")
 	}
+	if b := ModelTermBound(st.distinctP(i)); b != "" {
+		notes = append(notes, b)
+	}
 	if len(m.NearTies) > 0 {
-		notes = append(notes, fmt.Sprintf("%d near tie(s) within ΔAICc < %d", len(m.NearTies), ModelNearTie))
+		notes = append(notes, fmt.Sprintf("%d near tie(s) within Δcriterion < %d", len(m.NearTies), ModelNearTie))
 	}
 	if len(notes) == 0 {
 		return "ok"
 	}
 	return strings.Join(notes, "; ")
+}
+
+// distinctP returns the number of distinct p among row i's points.
+func (st *scalStudy) distinctP(i int) int {
+	seen := map[float64]bool{}
+	for _, k := range st.points[i] {
+		seen[st.ps[k]] = true
+	}
+	return len(seen)
+}
+
+// ModelTermBound says how n distinct parameter values bound the model's
+// terms (a hypothesis with k coefficients needs k + 2 distinct values:
+// one left for the leave-one-out error, one for the residual): "" from
+// ModelMinPointsTwoTerm (5) on, else what is left out.
+func ModelTermBound(n int) string {
+	switch {
+	case n >= ModelMinPointsTwoTerm:
+		return ""
+	case n >= ModelMinPointsOneTerm:
+		return fmt.Sprintf("%d distinct p: at most one term (two terms need %d)", n, ModelMinPointsTwoTerm)
+	}
+	return fmt.Sprintf("%d distinct p: constant only (a term needs %d)", n, ModelMinPointsOneTerm)
 }
 
 // positive returns v when it is a positive number, else NaN.
@@ -378,7 +458,7 @@ func positive(v float64) float64 {
 
 func (st *scalStudy) modelsTable() Table {
 	d := st.d
-	t := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p), shown only when f is in [0, 1]; model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 chosen by AICc; predicted at p = %s with its 95%% prediction interval (non-positive predictions left out); reliability and the best near tie (ΔAICc < %d)",
+	t := Table{Name: "models", Title: fmt.Sprintf("Scaling models of the program and of each region's %s %s: Amdahl T(p) = T_1*(f + (1−f)/p), shown only when f is in [0, 1]; model y = c0 + c1*p^exp1*log2(p)^log1 + c2*p^exp2*log2(p)^log2 fitted on relative errors and chosen by leave-one-out error (model_selection); predicted at p = %s with its 95%% prediction interval (non-positive predictions left out); reliability and the best near tie (Δcriterion < %d)",
 		valueKind(st.opt.Inclusive), d.metric, formatNum(st.predict), ModelNearTie)}
 	var name, kind, model, amd, rel, tie []string
 	var pts, pFirst, pLast, eff, kf, aF, aT1, aMax, c0, c1, e1, l1, c2, e2, l2, rss, adj, smape, cv, pred, lo, hi, nTies, tiePred []float64
@@ -440,9 +520,65 @@ func (st *scalStudy) modelsTable() Table {
 	t.AddNum("predicted_low", d.unit, lo)
 	t.AddNum("predicted_high", d.unit, hi)
 	t.AddText("reliability", rel)
+	st.addSegmentColumns(&t)
 	t.AddNum("near_ties", "", nTies)
 	t.AddText("tie_model", tie)
 	t.AddNum("tie_predicted", d.unit, tiePred)
+	return t
+}
+
+// addSegmentColumns adds the two-segment model of every row with a model
+// (segmented_model, "" when one model is enough) and its change point
+// (change_p, the first p of the right segment; NaN).
+func (st *scalStudy) addSegmentColumns(t *Table) {
+	var segText []string
+	var change []float64
+	for i := range st.vals {
+		if len(st.points[i]) == 0 {
+			continue
+		}
+		if st.segOK[i] {
+			segText, change = append(segText, st.segs[i].String()), append(change, st.segs[i].FirstRight)
+		} else {
+			segText, change = append(segText, ""), append(change, math.NaN())
+		}
+	}
+	t.AddText("segmented_model", segText)
+	t.AddNum("change_p", "", change)
+}
+
+// curvePoints is the number of p at which table program_curve evaluates
+// the program's model.
+const curvePoints = 24
+
+// curveTable evaluates the program's model, its 95% prediction interval
+// and its two-segment model (when one was found) at curvePoints values of
+// p spaced geometrically from the smallest measured p to the larger of
+// the largest measured p and the prediction point: the data of the
+// report's model chart.
+func (st *scalStudy) curveTable() Table {
+	m := st.models[0]
+	x, _ := st.xy(0)
+	lo, hi := x[0], math.Max(x[len(x)-1], st.predict)
+	t := Table{Name: "program_curve", Title: fmt.Sprintf("The program's model at %d values of p from %s to %s, with its 95%% prediction interval and, where a change of regime was found, the two-segment model (NaN elsewhere)", curvePoints, formatNum(lo), formatNum(hi))}
+	var ps, model, low, high, seg []float64
+	for k := range curvePoints {
+		p := lo * math.Pow(hi/lo, float64(k)/float64(curvePoints-1))
+		if lo == hi {
+			p = lo
+		}
+		l, h := m.PredictionInterval(p, 0.95)
+		sv := math.NaN()
+		if st.segOK[0] {
+			sv = st.segs[0].Eval(p)
+		}
+		ps, model, low, high, seg = append(ps, p), append(model, m.Eval(p)), append(low, l), append(high, h), append(seg, sv)
+	}
+	t.AddNum("p", "", ps)
+	t.AddNum("model", st.d.unit, model)
+	t.AddNum("predicted_low", st.d.unit, low)
+	t.AddNum("predicted_high", st.d.unit, high)
+	t.AddNum("segmented", st.d.unit, seg)
 	return t
 }
 
@@ -661,6 +797,15 @@ func (st *scalStudy) modelFindings(res *Result) {
 	}
 	d, m := st.d, st.models[0]
 	p := formatNum(st.predict)
+	if b := ModelTermBound(st.distinctP(0)); b != "" {
+		res.Findf("The program's model is bounded by its points: %s.", b)
+	}
+	if st.segOK[0] {
+		sg := st.segs[0]
+		res.Findf("The program's time changes regime between p = %s and p = %s: T(p) = %s up to p = %s, T(p) = %s from p = %s on (two segments beat one model by Δcriterion = %.3g); the right segment predicts %s at p = %s.",
+			formatNum(sg.LastLeft), formatNum(sg.FirstRight), sg.Left, formatNum(sg.LastLeft), sg.Right, formatNum(sg.FirstRight), sg.Gain,
+			formatMicrosOrValue(d, sg.Right.Eval(st.predict)), p)
+	}
 	if m.SMAPE > ModelUnreliableSMAPE {
 		res.Findf("Program model: T(p) = %s fits poorly (SMAPE %.3g%% > %d%%): no prediction is given.", m.String(), m.SMAPE, ModelUnreliableSMAPE)
 		return
@@ -675,6 +820,7 @@ func (st *scalStudy) modelFindings(res *Result) {
 		interval = fmt.Sprintf(" (95%% prediction interval %s to %s)", formatMicrosOrValue(d, math.Max(lo, 0)), formatMicrosOrValue(d, hi))
 	}
 	res.Findf("Program model: T(p) = %s (SMAPE %.3g%%), predicting %s at p = %s%s.", m.String(), m.SMAPE, formatMicrosOrValue(d, y), p, interval)
+
 	last := st.ps[st.points[0][len(st.points[0])-1]]
 	if st.predict > ExtrapolationLimit*last {
 		res.Findf("The prediction at p = %s extrapolates %.3g× beyond the largest measured p = %s: measure closer to it before relying on it.", p, st.predict/last, formatNum(last))
@@ -688,7 +834,7 @@ func (st *scalStudy) modelFindings(res *Result) {
 		if v := t.Eval(st.predict); v > 0 {
 			tp = formatMicrosOrValue(d, v)
 		}
-		res.Findf("Near tie (ΔAICc = %.2g): T(p) = %s fits about as well and predicts %s at p = %s.", t.AICc-m.AICc, t.String(), tp, p)
+		res.Findf("Near tie (Δcriterion = %.2g): T(p) = %s fits about as well and predicts %s at p = %s.", t.Criterion-m.Criterion, t.String(), tp, p)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -131,53 +132,81 @@ func TestScalabilityUnreliableAndExtrapolated(t *testing.T) {
 }
 
 // TestPredictionInterval checks Model.PredictionInterval against the
-// textbook interval of simple linear regression on x = t(p):
-// ŷ ± t_{n−2} s sqrt(1 + 1/n + (x0 − x̄)²/Sxx).
+// textbook interval of weighted least squares with weights w = 1/y² and
+// noise proportional to the value, computed here with gonum's inverse:
+// ŷ ± t_{n−k} s sqrt(ŷ(p)² + x0ᵀ (XᵀWX)⁻¹ x0), s² = Σ w r²/(n − k).
 func TestPredictionInterval(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	p := []float64{2, 4, 8, 16, 32, 64, 128}
 	y := make([]float64, len(p))
 	for i, v := range p {
-		y[i] = 50 + 3000/v + 2*rng.NormFloat64()
+		y[i] = (50 + 3000/v) * (1 + 0.03*rng.NormFloat64())
 	}
 	m, err := FitModel(p, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Terms) != 1 || m.Terms[0] != (Term{Exp: -1}) {
-		t.Fatalf("model %s: want c0 + c1/p for this check", m)
-	}
-	x := make([]float64, len(p))
-	var mean float64
+	n, k := len(p), len(m.cols)
+	x := mat.NewDense(n, k, nil)
+	xtw := mat.NewDense(k, n, nil)
 	for i, v := range p {
-		x[i] = 1 / v
-		mean += x[i]
+		for c, term := range m.cols {
+			x.Set(i, c, term.Eval(v))
+			xtw.Set(c, i, term.Eval(v)/(y[i]*y[i]))
+		}
 	}
-	mean /= float64(len(p))
-	var sxx float64
-	for _, v := range x {
-		sxx += (v - mean) * (v - mean)
+	var xtwx, inv mat.Dense
+	xtwx.Mul(xtw, x)
+	if err := inv.Inverse(&xtwx); err != nil {
+		t.Fatal(err)
 	}
-	n := float64(len(p))
-	s := math.Sqrt(m.RSS / (n - 2))
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 2}.Quantile(0.975)
-	x0 := 1.0 / 512
-	half := q * s * math.Sqrt(1+1/n+(x0-mean)*(x0-mean)/sxx)
+	var beta mat.VecDense
+	var xtwy mat.VecDense
+	xtwy.MulVec(xtw, mat.NewVecDense(n, y))
+	beta.MulVec(&inv, &xtwy)
+	var s2 float64
+	for i, v := range p {
+		var yhat float64
+		for c, term := range m.cols {
+			yhat += beta.AtVec(c) * term.Eval(v)
+		}
+		s2 += (y[i] - yhat) * (y[i] - yhat) / (y[i] * y[i])
+	}
+	s2 /= float64(n - k)
+	x0 := mat.NewVecDense(k, nil)
+	for c, term := range m.cols {
+		x0.SetVec(c, term.Eval(512))
+	}
+	var tmp mat.VecDense
+	tmp.MulVec(&inv, x0)
+	yhat := mat.Dot(x0, mat.NewVecDense(k, beta.RawVector().Data))
+	relNear(t, "prediction", m.Eval(512), yhat, 1e-8)
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - k)}.Quantile(0.975)
+	half := q * math.Sqrt(s2*(yhat*yhat+mat.Dot(x0, &tmp)))
 	lo, hi := m.PredictionInterval(512, 0.95)
-	if math.Abs(lo-(m.Eval(512)-half)) > 1e-9*half || math.Abs(hi-(m.Eval(512)+half)) > 1e-9*half {
-		t.Errorf("interval [%v, %v], want %v ± %v", lo, hi, m.Eval(512), half)
+	if math.Abs(lo-(yhat-half)) > 1e-6*half || math.Abs(hi-(yhat+half)) > 1e-6*half {
+		t.Errorf("model %s: interval [%v, %v], want %v ± %v", m, lo, hi, yhat, half)
 	}
-	// The constant model: ȳ ± t_{n−1} s sqrt(1 + 1/n).
-	c, _ := FitModel([]float64{1, 2, 4}, []float64{10, 12, 11})
-	lo, hi = c.PredictionInterval(8, 0.9)
-	sc := math.Sqrt(c.RSS / 2)
-	want := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2}.Quantile(0.95) * sc * math.Sqrt(1+1.0/3)
-	if math.Abs((hi-lo)/2-want) > 1e-9*want || math.Abs((hi+lo)/2-11) > 1e-12 {
-		t.Errorf("constant interval [%v, %v], want 11 ± %v", lo, hi, want)
+	// The constant model: c = Σ(1/y)/Σ(1/y²), Var(c) = s²/Σ(1/y²):
+	// c ± t_{n−1} s sqrt(c² + 1/Σ(1/y²)).
+	ys := []float64{10, 12, 11}
+	cm, _ := FitModel([]float64{1, 2, 4}, ys)
+	var sw, sw2, rs float64
+	for _, v := range ys {
+		sw, sw2 = sw+1/v, sw2+1/(v*v)
+	}
+	c0 := sw / sw2
+	for _, v := range ys {
+		rs += (v - c0) * (v - c0) / (v * v)
+	}
+	lo, hi = cm.PredictionInterval(8, 0.9)
+	want := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2}.Quantile(0.95) * math.Sqrt(rs/2*(c0*c0+1/sw2))
+	if math.Abs((hi-lo)/2-want) > 1e-9*want || math.Abs((hi+lo)/2-c0) > 1e-12 {
+		t.Errorf("constant interval [%v, %v], want %v ± %v", lo, hi, c0, want)
 	}
 }
 
-// TestNearTies: on noisy series every listed near tie has an AICc within
+// TestNearTies: on noisy series every listed near tie has a criterion within
 // ModelNearTie of the chosen model, worse or equal, closest first; over
 // 40 series some are found, and the findings report them.
 func TestNearTies(t *testing.T) {
@@ -194,10 +223,10 @@ func TestNearTies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for j, tie := range m.NearTies {
-			if d := tie.AICc - m.AICc; d < -1e-9 || d >= ModelNearTie {
+			if d := tie.Criterion - m.Criterion; d < -1e-9 || d >= ModelNearTie {
 				t.Errorf("near tie %s: ΔAICc %v", tie, d)
 			}
-			if j > 0 && tie.AICc < m.NearTies[j-1].AICc {
+			if j > 0 && tie.Criterion < m.NearTies[j-1].Criterion {
 				t.Error("near ties not closest first")
 			}
 			if tie.String() == m.String() {
@@ -208,5 +237,43 @@ func TestNearTies(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no near tie on 40 noisy series")
+	}
+}
+
+// TestModelTermBound: short series restrict the model's terms, and the
+// reliability column and the findings say so.
+func TestModelTermBound(t *testing.T) {
+	for _, c := range []struct {
+		ps       []int
+		want     string
+		maxTerms int
+	}{
+		{[]int{1, 2, 4}, "3 distinct p: constant only (a term needs 4)", 0},
+		{[]int{1, 2, 4, 8}, "4 distinct p: at most one term (two terms need 5)", 2},
+		{[]int{1, 2, 4, 8, 16}, "", 2},
+	} {
+		res, err := Scalability(lawSeries(t, c.ps, 1, progLaw, testLaws, nil), ScalabilityOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mt := mustTable(t, res, "models")
+		for i := range mt.NumRows() {
+			rel := mt.Text("reliability", i)
+			if (c.want == "") == strings.Contains(rel, "distinct p") || !strings.Contains(rel, c.want) {
+				t.Errorf("%v points, %s: reliability %q, want %q", len(c.ps), mt.Text("region", i), rel, c.want)
+			}
+			terms := 0
+			for _, col := range []string{"c0", "c1", "c2"} {
+				if v := mt.Num(col, i); !math.IsNaN(v) && v != 0 {
+					terms++
+				}
+			}
+			if terms-1 > c.maxTerms {
+				t.Errorf("%v points: model %q has more coefficients than the points support", len(c.ps), mt.Text("model", i))
+			}
+		}
+		if f := findingWith(res, "bounded by its points"); (c.want == "") != (f == "") || !strings.Contains(f, c.want) {
+			t.Errorf("%v points: finding %q", len(c.ps), f)
+		}
 	}
 }

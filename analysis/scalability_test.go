@@ -46,7 +46,7 @@ func TestScalabilityGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, v := range map[string]string{"threshold": "0.5", "predict_p": "128", "value": "exclusive", "scaling": "strong",
-		"baseline": "p1", "model_log_exponents": "0,1,2"} {
+		"baseline": "p1", "model_log_exponents": "-2,-1,0,1,2"} {
 		if res.Params[k] != v {
 			t.Errorf("param %s = %q, want %q", k, res.Params[k], v)
 		}
@@ -292,11 +292,12 @@ func TestScalabilityAbsentRegion(t *testing.T) {
 	}
 	mt := mustTable(t, res, "models")
 	i := modelRow(t, mt, "late_region")
-	// Three points (p = 4, 8, 16): only the constant, their mean.
+	// Three points (p = 4, 8, 16): only the constant, their
+	// relative-weighted mean Σ(1/y)/Σ(1/y²) = (7/32)/(21/1024) = 32/3.
 	if mt.Num("points", i) != 3 || !math.IsNaN(mt.Num("exp1", i)) {
 		t.Errorf("late region: %v points, model %q", mt.Num("points", i), mt.Text("model", i))
 	}
-	near(t, "late region constant", mt.Num("c0", i), (8+16+32)/3.0)
+	near(t, "late region constant", mt.Num("c0", i), 32/3.0)
 	rt := mustTable(t, res, "regions")
 	j := row(t, rt, "region", "late_region")
 	if !math.IsNaN(rt.Num("value", j)) || !math.IsNaN(rt.Num("efficiency", j+4)) || rt.Num("value", j+4) != 32 {

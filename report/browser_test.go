@@ -71,7 +71,7 @@ func TestBrowser(t *testing.T) {
 	used := map[string]bool{}
 	for i, r := range res {
 		file := pageFile(i+1, r.Analysis, used)
-		nCharts := chartCounts[r.Analysis]
+		nCharts := chartsOf(r)
 		if nCharts == 0 {
 			t.Errorf("%s: no charts expected", file)
 		}

@@ -325,18 +325,21 @@ type pageChart struct {
 
 type page struct {
 	Title, Analysis, Metric, Created, Report string
-	Trials                                   []string
-	Params                                   []param
-	Findings                                 []string
-	Charts                                   []pageChart
-	Tables                                   []*htmlTable
-	EChartsJS                                string
+	// Index is the link to the report's index ("index.html").
+	Index     string
+	Trials    []string
+	Params    []param
+	Findings  []string
+	Charts    []pageChart
+	Tables    []*htmlTable
+	EChartsJS string
 }
 
 func buildPage(res *analysis.Result, meta Meta, created string) (*page, error) {
 	res = res.Shown()
 	p := &page{Title: res.Analysis, Analysis: res.Analysis, Metric: res.Metric, Created: created, Report: meta.Title,
-		Trials: trialsOf(res), Params: paramsOf(res), Findings: res.Findings, EChartsJS: assetsDir + "echarts.min.js"}
+		Trials: trialsOf(res), Params: paramsOf(res), Findings: res.Findings, EChartsJS: assetsDir + "echarts.min.js",
+		Index: "index.html"}
 	if ts := p.Trials; len(ts) > 0 {
 		p.Title += " of " + strings.Join(ts, ", ")
 	}

@@ -103,12 +103,31 @@ func moreResults(t testing.TB, tr *drg.Trial) []*analysis.Result {
 	add(analysis.MultiSet(all, "", analysis.MultiSetOptions{}))
 	add(analysis.Improvement(setA, setB, analysis.SeriesOptions{}))
 	add(analysis.Scalability(setA, analysis.ScalabilityOptions{}))
+	var grid []*drg.Trial // two parameters: p and the metadata SIZE
+	for _, p := range []int{1, 2, 4, 8} {
+		for _, n := range []int{10, 20, 40, 80} {
+			tr := evilTrialN(t, p, float64(n)/float64(p)+0.5, "grid")
+			tr.Metadata["SIZE"] = itoa(n)
+			tr.Name = "grid p=" + itoa(p) + " n=" + itoa(n)
+			grid = append(grid, tr)
+		}
+	}
+	add(analysis.ScalabilityMulti(grid, []string{"p", "meta:SIZE"}, analysis.ScalabilityOptions{}, analysis.ReduceMedian))
 	return out
+}
+
+// chartsOf is the number of charts r gets: chartCounts, but one heat map
+// for a multi-parameter scalability result.
+func chartsOf(r *analysis.Result) int {
+	if r.Table("program_surface") != nil {
+		return 1
+	}
+	return chartCounts[r.Analysis]
 }
 
 // chartCounts is the number of charts each analysis gets from evilResults.
 var chartCounts = map[string]int{"imbalance": 3, "regions": 2, "summary": 1, "speedup": 2, "cluster": 3, "overhead": 1,
-	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 2, "improvement": 2, "scalability": 3}
+	"ratio": 2, "correlate": 1, "compare": 2, "multiregion": 1, "multiset": 2, "improvement": 2, "scalability": 4}
 
 // speedupResult is a hand-made speedup result with an undefined value.
 func speedupResult() *analysis.Result {
@@ -222,11 +241,11 @@ func TestWriteFolder(t *testing.T) {
 // TestChartsChosen checks each analysis gets its charts.
 func TestChartsChosen(t *testing.T) {
 	res := evilResults(t)
-	if len(res) != len(chartCounts) {
-		t.Errorf("%d results, want one of each of %d analyses", len(res), len(chartCounts))
+	if len(res) != len(chartCounts)+1 {
+		t.Errorf("%d results, want one of each of %d analyses and a multi-parameter scalability", len(res), len(chartCounts))
 	}
 	for _, r := range res {
-		want, ok := chartCounts[r.Analysis]
+		want, ok := chartsOf(r), chartCounts[r.Analysis] > 0
 		if !ok {
 			t.Errorf("%s: no expected chart count", r.Analysis)
 		}
@@ -253,7 +272,7 @@ var scriptRe = regexp.MustCompile(`(?is)<script\b[^>]*>(.*?)</script>`)
 func TestEscaping(t *testing.T) {
 	dir, _ := writeReport(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-	if len(files) != len(chartCounts)+1 {
+	if len(files) != len(chartCounts)+2 { // one page per result (a second scalability) and the index
 		t.Fatalf("%d html files", len(files))
 	}
 	for _, f := range files {
@@ -346,5 +365,31 @@ func TestPageFile(t *testing.T) {
 		if got := pageFile(1, c.name, used); got != c.want {
 			t.Errorf("pageFile(%q) = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestScalabilityCurveSegments: a series that changes regime gets the
+// model chart with its interval and its two segments.
+func TestScalabilityCurveSegments(t *testing.T) {
+	var s []analysis.Experiment
+	for p := 2; p <= 1024; p *= 2 {
+		f := 2e4/float64(p) + 10
+		if p > 64 {
+			f += 300 * (1 + math.Log2(float64(p)/128))
+		}
+		s = append(s, analysis.Experiment{Trial: evilTrialN(t, p, f/100, "seg"), Name: "p=" + itoa(p), P: float64(p)})
+	}
+	res, err := analysis.Scalability(s, analysis.ScalabilityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range scalabilityCharts(res) {
+		if strings.Contains(c.Title, "two segments") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no segment chart; models %v", res.Table("models").Text("segmented_model", 0))
 	}
 }

@@ -1,10 +1,13 @@
 package report
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/taudb-analyze/taudb-analyze/analysis"
-	"math"
 )
 
 func init() {
@@ -36,6 +39,9 @@ func speedupCharts(res *analysis.Result) []Chart {
 // scalabilityCharts draws the measured program time against p as points,
 // and the speedup with its ideal.
 func scalabilityCharts(res *analysis.Result) []Chart {
+	if sf := res.Table("program_surface"); sf != nil && sf.NumRows() > 0 && hasCols(sf, "x1", "x2", "model", "measured") {
+		return []Chart{surfaceChart(res, sf)}
+	}
 	t := res.Table("program")
 	if t == nil || t.NumRows() == 0 || !hasCols(t, "p", "time") {
 		return nil
@@ -62,12 +68,89 @@ func scalabilityCharts(res *analysis.Result) []Chart {
 			break
 		}
 	}
+	if c := res.Table("program_curve"); c != nil && c.NumRows() > 0 && hasCols(c, "p", "model", "predicted_low", "predicted_high", "segmented") {
+		out = append(out, curveChart(t, c))
+	}
 	if hasCols(t, "speedup", "ideal_speedup") {
 		out = append(out, Chart{Title: "Speedup against p",
 			Chart: lineChart("Speedup", "speedup", p, []lineSeries{{"measured", nums(t, "speedup"), false, true, nil}, {"ideal", nums(t, "ideal_speedup"), true, false, nil}}),
 			Table: subTable(t, "The numbers drawn", nil, "experiment", "p", "speedup", "ideal_speedup", "efficiency", "karp_flatt")})
 	}
 	return out
+}
+
+// curveChart draws the program's model from table program_curve with its
+// 95% prediction interval (dashed), the two-segment model when there is
+// one, and the measured times as points.
+func curveChart(t, c *analysis.Table) Chart {
+	series := []lineSeries{
+		{"measured", nums(t, "time"), false, true, nums(t, "p")},
+		{"model", nums(c, "model"), false, false, nil},
+		{"95% prediction interval, low", nums(c, "predicted_low"), true, false, nil},
+		{"95% prediction interval, high", nums(c, "predicted_high"), true, false, nil},
+	}
+	title := "Program model with its 95% prediction interval (log-log)"
+	if seg := nums(c, "segmented"); hasDefined(seg) {
+		series = append(series, lineSeries{"two segments", seg, false, false, nil})
+		title = "Program model, its 95% prediction interval and its two segments (log-log)"
+	}
+	return Chart{Title: title, Chart: logLogChart("Program time: model, interval, segments", withUnit("time", unitOf(t, "time")), nums(c, "p"), series),
+		Table: subTable(c, "The numbers drawn", nil, "p", "model", "predicted_low", "predicted_high", "segmented")}
+}
+
+// surfaceChart draws the two-parameter program model of table
+// program_surface as a heat map over the measured values of both
+// parameters (x the first, y the second); its numbers table has the
+// measured values beside the model.
+func surfaceChart(res *analysis.Result, sf *analysis.Table) Chart {
+	names := strings.SplitN(res.Params["parameters"], ",", 2)
+	if len(names) < 2 {
+		names = []string{"x1", "x2"}
+	}
+	x1, x2, mv := nums(sf, "x1"), nums(sf, "x2"), nums(sf, "model")
+	var xs, ys []string
+	xi, yi := map[float64]int{}, map[float64]int{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var data []opts.HeatMapData
+	for i := range mv {
+		if _, ok := xi[x1[i]]; !ok {
+			xi[x1[i]], xs = len(xs), append(xs, strconv.FormatFloat(x1[i], 'g', -1, 64))
+		}
+		if _, ok := yi[x2[i]]; !ok {
+			yi[x2[i]], ys = len(ys), append(ys, strconv.FormatFloat(x2[i], 'g', -1, 64))
+		}
+		if value(mv[i]) == nil {
+			continue
+		}
+		lo, hi = math.Min(lo, mv[i]), math.Max(hi, mv[i])
+		data = append(data, opts.HeatMapData{Value: []any{xi[x1[i]], yi[x2[i]], mv[i]}})
+	}
+	if !(hi > lo) {
+		lo, hi = 0, math.Max(1, hi)
+	}
+	hm := charts.NewHeatMap()
+	hm.SetGlobalOptions(append(initOpts(withUnit("Program model over "+names[0]+" and "+names[1], unitOf(sf, "model"))),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: names[0], Data: xs}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: names[1], Data: ys}),
+		charts.WithGridOpts(opts.Grid{Top: "50", Bottom: "90", ContainLabel: opts.Bool(true)}),
+		charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(true), Min: float32(lo), Max: float32(hi), Orient: "horizontal", Left: "center", Bottom: "0",
+			InRange: &opts.VisualMapInRange{Color: []string{"#f7fbff", "#6baed6", "#08306b"}}}),
+	)...)
+	hm.AddSeries("model", data)
+	return Chart{Title: "Program model over " + names[0] + " and " + names[1] + " (heat map; the table gives the measured values beside it)",
+		Chart: hm, Table: subTable(sf, "The numbers drawn", nil, "x1", "x2", "model", "measured")}
+}
+
+// hasDefined says whether v has a number that is not NaN.
+func hasDefined(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineSeries is one line of a chart against p.
@@ -113,9 +196,13 @@ func logLogChart(title, yName string, x []float64, series []lineSeries) *charts.
 	for k, s := range series {
 		pos[k] = s
 		pos[k].y = make([]float64, len(s.y))
+		sx := x
+		if s.x != nil {
+			sx = s.x
+		}
 		for i, v := range s.y {
 			pos[k].y[i] = v
-			if !(v > 0) || !(x[i] > 0) {
+			if !(v > 0) || !(sx[i] > 0) {
 				pos[k].y[i] = math.NaN()
 			}
 		}

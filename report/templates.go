@@ -73,7 +73,7 @@ var pageTmpl = template.Must(template.New("page").Parse(tableTmpl + metaTmpl + `
 <script src="{{.EChartsJS}}"></script>
 </head>
 <body>
-<p class="meta"><a href="index.html">{{.Report}}</a></p>
+<p class="meta"><a href="{{.Index}}">{{.Report}}</a></p>
 <h1>{{.Title}}</h1>
 <p class="meta">Analysis {{.Analysis}}{{if .Metric}}, metric {{.Metric}}{{end}}; trials: {{range $i, $t := .Trials}}{{if $i}}, {{end}}<span class="trial">{{$t}}</span>{{end}}; parameters: {{template "params" .Params}}; made {{.Created}}.</p>
 {{if .Findings}}<h2>Findings</h2>

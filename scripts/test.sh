@@ -41,7 +41,7 @@ go test -count=1 -timeout 60m "${pkgs[@]}"
 # Fuzzing, bounded (see docs/reliability.md): every fuzz target runs
 # TAUDB_FUZZEXECS inputs (default 20000) on top of its seed corpus and the
 # crashers kept under testdata/fuzz, one target at a time on one worker;
-# 11 targets, a few minutes with compilation. Minimizing a new interesting
+# 12 targets, a few minutes with compilation. Minimizing a new interesting
 # input is bounded by a count too (-fuzzminimizetime 100x): by default each
 # one may take 60 s, and with the real .cubex and HPCToolkit seeds that made
 # one target run for hours at 0 inputs/s. The budget is a count, not a
@@ -54,7 +54,8 @@ if [ "$#" -eq 0 ] && [ "$fuzzexecs" != "0" ]; then
   for target in ./drg/profile:FuzzParse ./drg/ppk:FuzzDecode ./drg/snapshot:FuzzDecode \
       ./drg/caliper:FuzzDecode ./drg/gprof:FuzzDecode \
       ./drg/hpctoolkit:FuzzDatabase ./drg/cube:FuzzCubex \
-      ./metrics:FuzzCompile ./classify:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse; do
+      ./metrics:FuzzCompile ./classify:FuzzRules ./store:FuzzReadTAUConfig ./internal/study:FuzzParse \
+      ./callquery:FuzzParse; do
     echo "test: fuzzing ${target#*:} in ${target%%:*} for $fuzzexecs inputs" >&2
     go test -run '^$' -fuzz "^${target#*:}\$" -fuzztime "${fuzzexecs}x" -fuzzminimizetime 100x -parallel 1 "${target%%:*}"
   done

@@ -194,8 +194,9 @@ func (l *loader) readBigCounts(ctx context.Context) (exactCounts, error) {
 		col, real := l.threads[th]
 		n, ours := l.nodes[cp]
 		switch {
-		case !real || !ours:
-			// a derived thread's row, or another trial's in the range
+		case !real || !ours || (l.only != nil && !l.only[cp]):
+			// a derived thread's row, or another trial's in the range, or
+			// a node LoadTrialPart does not read
 		case snap == 1:
 			ex.snapshot[cd] = [2]float64{float64(calls), float64(subs)}
 		default:

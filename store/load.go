@@ -151,52 +151,93 @@ type loader struct {
 	calls   callRange // the trial's timer_call_data ids
 	exact   exactCounts
 	d       Dialect
+	// only, when not nil, holds the timer_callpath ids whose values are
+	// read (LoadTrialPart).
+	only map[int64]bool
+	// name, ds and derived are the trial's name, data source and its
+	// metrics' derived flags.
+	name    string
+	ds      int
+	derived []bool
 }
 
 // loadTrial is LoadTrial inside a read transaction: the trial row, the
 // threads (which make the builder), the metrics, every table of values and
 // metadata, then the finished trial with its long names and snapshots.
 func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
-	var name string
-	var ds int
+	return loadTrialOnly(ctx, r, d, id, display, nil)
+}
+
+// loadTrialOnly is loadTrial reading the values of the timer_callpath ids
+// of only (all when nil); with only, snapshots are not read.
+func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, only map[int64]bool) (*drg.Trial, error) {
+	l, err := openLoader(ctx, r, d, id)
+	if err != nil {
+		return nil, err
+	}
+	l.only = only
+	series, err := l.readData(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := l.finish(ctx, display)
+	if err != nil {
+		return nil, err
+	}
+	l.addSeries(t, series)
+	return t, nil
+}
+
+// openLoader reads the trial's row, threads, metrics and call-graph nodes
+// (everything but values, user events, metadata and snapshots) into a
+// builder.
+func openLoader(ctx context.Context, r runner, d Dialect, id int64) (*loader, error) {
+	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
 	found := false
 	if err := r.query(ctx, loadTrialQuery, func(scan func(...any) error) error {
 		found = true
-		return scan(&name, &ds)
+		return scan(&l.name, &l.ds)
 	}, id); err != nil {
 		return nil, fmt.Errorf("read trial: %w", err)
 	}
 	if !found {
 		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
 	}
-	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
 	if err := l.readThreads(ctx); err != nil {
 		return nil, err
 	}
-	derived, err := l.readMetrics(ctx)
+	var err error
+	if l.derived, err = l.readMetrics(ctx); err != nil {
+		return nil, err
+	}
+	if l.calls, err = readCallRange(ctx, l.r, l.d, l.id); err != nil {
+		return nil, err
+	}
+	if err := l.readNodes(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// finish builds the trial: its source names the database (display) and
+// the trial id; the full text of shortened names comes back from
+// trial_long_name.
+func (l *loader) finish(ctx context.Context, display string) (*drg.Trial, error) {
+	src := drg.Source{Format: formatOfSource(l.ds), Path: fmt.Sprintf("%s#trial=%d", display, l.id), DataSource: l.ds}
+	t, err := l.b.Finish(l.name, src)
 	if err != nil {
 		return nil, err
 	}
-	series, err := l.readData(ctx)
-	if err != nil {
-		return nil, err
-	}
-	src := drg.Source{Format: formatOfSource(ds), Path: fmt.Sprintf("%s#trial=%d", display, id), DataSource: ds}
-	t, err := l.b.Finish(name, src)
-	if err != nil {
-		return nil, err
-	}
-	for i := range derived {
+	for i := range l.derived {
 		if i < len(t.Metrics) {
-			t.Metrics[i].Derived = derived[i]
+			t.Metrics[i].Derived = l.derived[i]
 		}
 	}
 	// The trial keeps the short names TAUdb holds; the full ones go back
 	// to LongNames, as the trial had them when saved.
-	if t.LongNames, err = readLongNames(ctx, r, d, id); err != nil {
+	if t.LongNames, err = readLongNames(ctx, l.r, l.d, l.id); err != nil {
 		return nil, err
 	}
-	l.addSeries(t, series)
 	return t, nil
 }
 
@@ -252,17 +293,11 @@ func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
 	return derived, nil
 }
 
-// readData reads the call-data id range, the nodes, values, exact counts,
-// counters and metadata into the builder, and returns the earlier
-// snapshots.
+// readData reads the values, exact counts, counters and metadata into the
+// builder (openLoader read the nodes), and returns the earlier snapshots
+// (none when l.only limits the values).
 func (l *loader) readData(ctx context.Context) ([]snapshotRow, error) {
 	var err error
-	if l.calls, err = readCallRange(ctx, l.r, l.d, l.id); err != nil {
-		return nil, err
-	}
-	if err := l.readNodes(ctx); err != nil {
-		return nil, err
-	}
 	if err := l.readValues(ctx); err != nil {
 		return nil, err
 	}
@@ -273,7 +308,7 @@ func (l *loader) readData(ctx context.Context) ([]snapshotRow, error) {
 		return nil, err
 	}
 	snaps, err := l.readMetadata(ctx)
-	if err != nil {
+	if err != nil || l.only != nil {
 		return nil, err
 	}
 	return l.readSnapshots(ctx, snaps)
@@ -380,6 +415,9 @@ func (l *loader) readValues(ctx context.Context) error {
 		if !ok {
 			return fmt.Errorf("timer_call_data of callpath %d, which is not the trial's", cp)
 		}
+		if l.only != nil && !l.only[cp] {
+			return nil // LoadTrialPart: a node not asked for
+		}
 		if metric == 0 || metric == l.first {
 			l.b.AddCalls(n, col, calls, subrs)
 		}
@@ -392,9 +430,14 @@ func (l *loader) readValues(ctx context.Context) error {
 		}
 		return nil
 	}
-	err := withPlan(ctx, l.r, l.d, pinRangePlan, func() error {
-		return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
-	})
+	var err error
+	if l.only != nil {
+		err = l.readValuesOf(ctx, row)
+	} else {
+		err = withPlan(ctx, l.r, l.d, pinRangePlan, func() error {
+			return l.r.query(ctx, loadValuesQuery, row, l.calls.First, l.calls.Last)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("read timer_call_data and timer_value: %w", err)
 	}

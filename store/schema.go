@@ -89,6 +89,8 @@ var ownTables = []string{
 	"timer_call_data_count",
 	"counter_value_count",
 	longNameTable,
+	"watch_interval",
+	"watch_anomaly",
 }
 
 // longNameTable holds the full text of names shortened for TAUdb

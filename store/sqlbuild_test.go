@@ -33,6 +33,7 @@ var sqlBuildAllowed = map[string]string{
 	"store/partition.go:copyPartition":               "table is one of the package's constant partitioned tables; the partition name is that and an int64 trial id (partitionName); the block bounds are int64s formatted by %d",
 	"store/partition.go:dropPartitions":              "partition names are the package's constant table names and an int64 trial id (partitionName); bigCallTable is a constant",
 	"store/partition.go:onDefaults":                  "splices only callData, a partitionName (constant table name and int64 trial id), into the package's constant statements",
+	"watch/store.go:insertSQL":                       "table and columns are the watch's constant table and column names; the values are $n placeholders",
 	"store/storetest/storetest.go:NewPostgresSchema": "the schema name is taudb_test_ and 16 random hex digits made by the function itself",
 	"store/storetest/storetest.go:Counts":            "table names come from the database's own catalog, quoted",
 	// The benchmark driver works on private databases it creates itself.

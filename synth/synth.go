@@ -11,7 +11,11 @@
 //
 //	T(p) = Serial + Parallel/p + Log·log2(p)
 //
-// split among the regions with fixed weights; each thread's region times
+// or, with a second parameter n = Size (trial metadata "SIZE"),
+//
+//	T(p, n) = Serial + Parallel·n^SizeExp/p + Log·log2(p)
+//
+// (the form c0 + c1·f(p)·g(n) + c2·h(p) with known exponents), split among the regions with fixed weights; each thread's region times
 // are multiplied by (1 + Imbalance·(rank/(P−1) − ½)) and by a noise factor
 // (1 + Noise·u), u uniform in [−1, 1) from a seeded generator.
 package synth
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -38,6 +43,9 @@ type Spec struct {
 	Metrics int
 	// Serial, Parallel and Log are the model's coefficients in µs.
 	Serial, Parallel, Log float64
+	// Size is the second parameter n, written as trial metadata "SIZE"
+	// (0: none); SizeExp is the exponent of n in the parallel term.
+	Size, SizeExp float64
 	// Noise and Imbalance are relative amplitudes (0.05 = 5%).
 	Noise, Imbalance float64
 	// Seed makes the noise reproducible.
@@ -54,7 +62,11 @@ var counterNames = []struct {
 
 // Model returns T(p) of the spec in µs.
 func (s Spec) Model(p float64) float64 {
-	return s.Serial + s.Parallel/p + s.Log*math.Log2(p)
+	par := s.Parallel
+	if s.Size > 0 {
+		par *= math.Pow(s.Size, s.SizeExp)
+	}
+	return s.Serial + par/p + s.Log*math.Log2(p)
 }
 
 func (s Spec) check() error {
@@ -71,6 +83,8 @@ func (s Spec) check() error {
 		return fmt.Errorf("synth: metrics must be between 1 and %d", 1+len(counterNames))
 	case s.Noise < 0 || s.Noise >= 1 || s.Imbalance < 0 || s.Imbalance >= 2:
 		return fmt.Errorf("synth: noise must be in [0,1) and imbalance in [0,2)")
+	case s.Size < 0 || math.IsInf(s.Size, 0) || math.IsNaN(s.SizeExp) || math.IsInf(s.SizeExp, 0):
+		return fmt.Errorf("synth: size must be a finite number ≥ 0 and its exponent finite")
 	case s.Model(float64(s.Processes)) <= 0:
 		return fmt.Errorf("synth: the model gives a non-positive time at p=%d", s.Processes)
 	}
@@ -106,6 +120,9 @@ func Generate(s Spec) (*drg.Trial, error) {
 	mainNode := b.Node("main")
 	b.SetGroups(mainNode, "TAU_DEFAULT")
 	b.TrialMetadata("Application", "synth")
+	if s.Size > 0 {
+		b.TrialMetadata("SIZE", strconv.FormatFloat(s.Size, 'g', -1, 64))
+	}
 	ev := b.Counter("Message size sent")
 	for th := range ids {
 		rank := float64(ids[th].Node)

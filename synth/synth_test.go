@@ -103,3 +103,29 @@ func TestOverheadSpecTruth(t *testing.T) {
 		t.Error("negative work: want an error")
 	}
 }
+
+// TestSecondParameter: with Size, the parallel work is Parallel·n^SizeExp
+// (computed here by hand) and the trial says its SIZE in the metadata.
+func TestSecondParameter(t *testing.T) {
+	s := Spec{Processes: 8, ThreadsPerProcess: 1, Regions: 10, Depth: 1, Metrics: 1, Serial: 1e4, Parallel: 100, Log: 2e3, Size: 64, SizeExp: 1.5}
+	want := 1e4 + 100*512/8.0 + 2e3*3
+	if math.Abs(s.Model(8)-want) > 1e-9 {
+		t.Fatalf("model %v, want %v", s.Model(8), want)
+	}
+	tr, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Metadata["SIZE"] != "64" {
+		t.Errorf("SIZE metadata %q", tr.Metadata["SIZE"])
+	}
+	for th, v := range tr.MainInclusive(tr.TimeMetric()) {
+		if math.Abs(v-want) > float64(s.Regions+1) {
+			t.Errorf("thread %d: main inclusive %v, want %v", th, v, want)
+		}
+	}
+	s.Size = -1
+	if _, err := Generate(s); err == nil {
+		t.Error("negative size accepted")
+	}
+}

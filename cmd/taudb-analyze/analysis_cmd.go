@@ -26,6 +26,9 @@ type trialChoice struct {
 type runFlags struct {
 	noSave bool
 	table  string
+	// query is --query of a single-trial analysis (and of cluster --trial);
+	// nil for the others and for studies.
+	query *queryFlag
 }
 
 // analysisCmds returns one command per registered analysis.
@@ -57,6 +60,10 @@ func (a *app) analysisCmd(an *registry.Analysis) *cobra.Command {
 		tableHelp = "with --format csv: the result table to print"
 	}
 	cmd.Flags().StringVar(&rf.table, "table", "", tableHelp)
+	if an.Trials == registry.Single || an.AlsoSingle {
+		rf.query = &queryFlag{}
+		rf.query.register(cmd)
+	}
 	extra := a.extraMode(an, cmd, o, &ch, &rf)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if extra != nil {
@@ -102,7 +109,13 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	if fi, ok := o.(interface{ FileInput() string }); ok && fi.FileInput() != "" {
+		return a.runFileInput(ctx, o, ch, rf.table)
+	}
 	if err := ch.check(an); err != nil {
+		return err
+	}
+	if err := rf.query.check(an, ch, savesMetric(o)); err != nil {
 		return err
 	}
 	db, err := a.openFor(ctx, !rf.noSave || savesMetric(o))
@@ -122,6 +135,20 @@ func (a *app) runCommand(ctx context.Context, an *registry.Analysis, o registry.
 		return v.Verdict(r.out.Result) // regress --fail-on: after the output
 	}
 	return nil
+}
+
+// runFileInput runs an analysis whose options name a measurement file
+// (scalability --input) on that file alone: no database, no trials, the
+// result printed and not stored.
+func (a *app) runFileInput(ctx context.Context, o registry.Options, ch trialChoice, table string) error {
+	if ch.trial != "" || ch.sel.trials != "" || ch.sel.where != "" || ch.sel.view != "" {
+		return usagef("--input models a file: give no --trial, --trials, --where or --view")
+	}
+	out, err := o.Run(ctx, registry.Input{})
+	if err != nil {
+		return err
+	}
+	return a.printResult(out.Result, table)
 }
 
 // savesMetric says whether the options store a metric even when the
@@ -168,9 +195,10 @@ type ranResult struct {
 func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, rf runFlags) (ranResult, error) {
 	start := time.Now()
 	out, all, err := a.runReusing(ctx, db, o, ids)
+	var q queried
 	if err == nil && out.Result == nil {
 		var in registry.Input
-		if in, all, err = a.readInput(ctx, db, an, o, ids); err != nil {
+		if in, all, q, err = a.readQueried(ctx, db, an, o, ids, rf.query); err != nil {
 			return ranResult{}, err
 		}
 		start = time.Now()
@@ -179,6 +207,7 @@ func (a *app) runIDs(ctx context.Context, db *store.DB, an *registry.Analysis, o
 	if err != nil {
 		return ranResult{}, flagError(err)
 	}
+	rf.query.annotate(out.Result, q)
 	a.detail("%s computed in %v over %d trial(s)", out.Result.Analysis, since(start), len(all))
 	with := storeWith{metric: out.Metric, images: an.Images}
 	r := ranResult{out: out}
@@ -206,6 +235,17 @@ func (a *app) runReusing(ctx context.Context, db *store.DB, o registry.Options, 
 	}
 	a.info("reused what result %d kept of %d trial(s); read %d new trial(s) (--full-history reads every trial)", reuse.From, reuse.Trials, reuse.Read)
 	return out, ids, nil
+}
+
+// readQueried reads the input as readInput does and, with --query (qf,
+// nil without one), its one trial through readQueriedTrial.
+func (a *app) readQueried(ctx context.Context, db *store.DB, an *registry.Analysis, o registry.Options, ids []int64, qf *queryFlag) (registry.Input, []int64, queried, error) {
+	if qf == nil || qf.q == nil || len(ids) != 1 {
+		in, all, err := a.readInput(ctx, db, an, o, ids)
+		return in, all, queried{}, err
+	}
+	t, q, err := a.readQueriedTrial(ctx, db, ids[0], qf)
+	return registry.Input{Trials: []*drg.Trial{t}, IDs: ids}, ids, q, err
 }
 
 // readInput reads the trials ids and, when the options name one

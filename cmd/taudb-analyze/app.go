@@ -143,6 +143,7 @@ or ambiguous choice of trials); 3 regress --fail-on found a regression.`,
 	root.AddCommand(a.inspectCmd(), a.versionCmd(), a.dbCmd(), a.loadCmd(), a.trialsCmd(), a.statsCmd(), a.deleteCmd(),
 		a.resultsCmd(), a.viewsCmd(), a.demoCmd(), a.reportCmd(), a.synthCmd(), a.studyCmd())
 	root.AddCommand(a.analysisCmds()...)
+	root.AddCommand(a.watchCmd(), a.serveCmd())
 	a.registerCompletions(root)
 	markUsage(root)
 	return root

@@ -11,11 +11,12 @@ import (
 )
 
 func (a *app) inspectCmd() *cobra.Command {
-	var format string
+	var format, trial string
 	var top int
+	var query queryFlag
 	cmd := &cobra.Command{
-		Use:   "inspect PATH",
-		Short: "Read a trial from TAU files and describe it (no database)",
+		Use:   "inspect PATH | --trial T [--query Q]",
+		Short: "Describe a trial read from TAU files (or stored), or list the call paths a query matches",
 		Long: `inspect reads a trial from files and prints its threads, metrics, region and
 call-graph node counts, whether its callpaths form a complete tree, the main
 region, the top regions by exclusive value of the first time metric (mean over
@@ -24,10 +25,26 @@ and the trial metadata.
 
 PATH is a folder of profile.N.C.T files (or of MULTI__<metric> folders), a
 ParaProf .ppk file, or TAU XML (tauprofile.xml, .xml.gz, snapshot files);
-the format is detected unless -f says it.`,
+the format is detected unless -f says it. With --trial T it describes a
+trial stored in the database instead.
+
+--query Q lists instead the call-graph nodes the call-path query Q matches
+(docs/query.md), in depth-first order, with their mean exclusive and
+inclusive time and calls over the threads that executed them. For a stored
+trial and a query that names no metric (only names, files, groups, lines,
+depth, leaves), the database is asked for the values of the matched nodes
+only.`,
 		Example: `  taudb-analyze inspect testdata/generated/mpi/p4
-  taudb-analyze inspect --format json run.ppk`,
+  taudb-analyze inspect --format json run.ppk
+  taudb-analyze inspect run.ppk --query 'MATCH ("*")->(".", p) WHERE p."name" STARTS WITH "MPI_"'
+  taudb-analyze inspect --trial cpi-4 --query 'MATCH (".", p) WHERE p."group" = "MPI" AND p IS LEAF'`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("trial") {
+				if len(args) != 0 {
+					return usagef("inspect takes a PATH or --trial, not both")
+				}
+				return nil
+			}
 			if len(args) != 1 {
 				return usagef("inspect takes one PATH, got %d", len(args))
 			}
@@ -37,9 +54,15 @@ the format is detected unless -f says it.`,
 			if top < 0 {
 				return usagef("--top %d: want 0 or more", top)
 			}
-			t, err := reader.Read(args[0], format)
-			if err != nil {
-				return fmt.Errorf("inspect: %w", err)
+			if err := query.parse(); err != nil {
+				return err
+			}
+			t, err := a.inspectTrial(cmd, args, trial, format, &query)
+			if err != nil || t == nil {
+				return err
+			}
+			if query.q != nil {
+				return a.printQuery(t, &query)
 			}
 			d := drg.Describe(t, top)
 			switch a.format {
@@ -54,7 +77,33 @@ the format is detected unless -f says it.`,
 	}
 	cmd.Flags().StringVarP(&format, "file-format", "f", "", "input format: "+strings.Join(reader.Formats, ", ")+" (default: detected)")
 	cmd.Flags().IntVar(&top, "top", 10, "number of top regions to list")
+	cmd.Flags().StringVar(&trial, "trial", "", "a trial stored in the database (id or name) instead of PATH")
+	cmd.Flags().StringVar(&query.text, "query", "", "list the call-graph nodes this call-path query matches (docs/query.md)")
 	return cmd
+}
+
+// inspectTrial reads the trial inspect describes: from PATH, or the stored
+// trial ref. With a query on a stored trial it prints the matches itself
+// (inspectStored) and returns no trial.
+func (a *app) inspectTrial(cmd *cobra.Command, args []string, ref, format string, q *queryFlag) (*drg.Trial, error) {
+	if len(args) == 1 {
+		t, err := reader.Read(args[0], format)
+		if err != nil {
+			return nil, fmt.Errorf("inspect: %w", err)
+		}
+		return t, nil
+	}
+	ctx := cmd.Context()
+	if q.q != nil {
+		return nil, a.inspectStored(ctx, ref, q)
+	}
+	db, err := a.openFor(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	lt, err := a.loadTrial(ctx, db, ref)
+	return lt.trial, err
 }
 
 func topTable(d drg.Description) table {

@@ -37,10 +37,11 @@ type reportFlags struct {
 	metric   string
 	title    string
 	rules    string
+	query    *queryFlag
 }
 
 func (a *app) reportCmd() *cobra.Command {
-	var f reportFlags
+	f := reportFlags{query: &queryFlag{}}
 	cmd := &cobra.Command{
 		Use:   "report --out DIR [--results ID,...] | [--trial T | --trials ... | --where EXPR] [--analyses A,B,...]",
 		Short: "Write an HTML report (charts and tables) of stored results or of analyses run now",
@@ -79,6 +80,7 @@ made now are not stored. The index path is printed at the end.
 	cmd.Flags().StringVar(&f.metric, "metric", "", "metric name (default: the first time metric)")
 	cmd.Flags().StringVar(&f.title, "title", "", "the index page's title")
 	cmd.Flags().StringVar(&f.rules, "rules", "", "a YAML rules file that adds, overrides or removes region classification rules (docs/rules.md)")
+	f.query.register(cmd)
 	return cmd
 }
 
@@ -95,6 +97,11 @@ func (a *app) runReport(ctx context.Context, cmd *cobra.Command, f reportFlags) 
 		return usagef("choose stored results with --results ID,... or trials with --trial, --trials or --where")
 	case f.trial != "" && selected:
 		return usagef("give --trial or a selection (--trials, --where), not both")
+	case f.query.text != "" && f.trial == "":
+		return usagef("--query needs --trial: it restricts the call graph of one trial")
+	}
+	if err := f.query.parse(); err != nil {
+		return err
 	}
 	if err := report.CheckDir(f.out, f.force); err != nil {
 		return err // before any work
@@ -157,18 +164,26 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 	}
 	var ids []int64
 	var err error
+	var trials []*drg.Trial
+	var q queried
 	if f.trial != "" {
 		var id int64
 		if id, err = a.resolveTrial(ctx, db, f.trial); err != nil {
 			return nil, err
 		}
 		ids = []int64{id}
-	} else if ids, err = a.selectTrials(ctx, db, f.sel, 1); err != nil {
-		return nil, err
-	}
-	trials, err := a.loadTrials(ctx, db, ids, true)
-	if err != nil {
-		return nil, err
+		var t *drg.Trial
+		if t, q, err = a.readQueriedTrial(ctx, db, id, f.query); err != nil {
+			return nil, err
+		}
+		trials = []*drg.Trial{t}
+	} else {
+		if ids, err = a.selectTrials(ctx, db, f.sel, 1); err != nil {
+			return nil, err
+		}
+		if trials, err = a.loadTrials(ctx, db, ids, true); err != nil {
+			return nil, err
+		}
 	}
 	names := splitList(f.analyses)
 	if len(names) == 0 {
@@ -187,6 +202,9 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 				return nil, err
 			}
 			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, r := range rs {
+			f.query.annotate(r, q)
 		}
 		out = append(out, rs...)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,22 +35,38 @@ the example studies of scripts/ use): DIR/mpi/pP, an MPI program at
 P = 1, 2, 4, 8, 16 whose every overhead is known (0.4 s of setup on rank 0,
 16 s of work divided with a 20% spread, 0.1 s replicated on every rank,
 20 ms·log2(p) of exchange, 50 ms in MPI_Init/Finalize; go doc
-./synth.DemoMPI), and DIR/omp24, one process of 24 threads.`,
+./synth.DemoMPI), and DIR/omp24, one process of 24 threads.
+
+--job DIR writes a running MPI job instead, for "watch": every --every, one
+more interval (a TAU_PROFILE_SNAPSHOT per rank appended to
+DIR/snapshot.N.0.0, or with --dumps a TAU_DB_DUMP_INCR text dump), with
+--regions compute regions, optionally a slow rank and a phase change whose
+intervals "watch" should flag.`,
 		Example: `  taudb-analyze synth --out /tmp/series --processes 1,2,4,8,16 --regions 200 --noise 0.02
   taudb-analyze synth --out /tmp/big --processes 65536 --regions 1000 --metrics 2
-  taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4`,
+  taudb-analyze synth --out /tmp/ppk -f ppk --processes 2,4
+  taudb-analyze synth --job /tmp/run --regions 20 --slow-rank 3 --slow-from 8 --phase-region 2 --phase-at 5 &
+  taudb-analyze watch /tmp/run --out /tmp/live --idle-exit 10s`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return a.runSynth(sf) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if sf.job.dir != "" {
+				return a.runJob(sf.job, sf.s.Regions, sf.s.Noise, sf.s.Seed)
+			}
+			return a.runSynth(sf)
+		},
 	}
 	sf.register(cmd)
+	sf.job.register(cmd)
 	return cmd
 }
 
 // synthFlags are synth's flags: the model's spec and where and how to
 // write it.
 type synthFlags struct {
-	s                        synth.Spec
-	out, procs, format, demo string
+	s                               synth.Spec
+	out, procs, format, demo, sizes string
+	reps                            int
+	job                             jobFlags
 }
 
 func (sf *synthFlags) register(cmd *cobra.Command) {
@@ -68,6 +85,9 @@ func (sf *synthFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&s.Noise, "noise", 0.02, "relative noise amplitude")
 	fl.Float64Var(&s.Imbalance, "imbalance", 0.1, "relative load imbalance from the first to the last rank")
 	fl.Uint64Var(&s.Seed, "seed", 1, "random seed")
+	fl.StringVar(&sf.sizes, "sizes", "", "a second parameter n (trial metadata SIZE): its values, comma-separated; the parallel work becomes parallel·n^size-exp")
+	fl.Float64Var(&s.SizeExp, "size-exp", 1, "with --sizes: the exponent of n in the parallel term")
+	fl.IntVar(&sf.reps, "repetitions", 1, "trials per parameter point (each with its own noise)")
 	fl.StringVar(&sf.demo, "demo", "", "write the demo's generated trials into DIR instead (see above)")
 }
 
@@ -95,27 +115,60 @@ func (a *app) runSynth(sf synthFlags) error {
 		}
 		ps = append(ps, p)
 	}
+	sizes, err := parseSizes(sf.sizes)
+	if err != nil {
+		return err
+	}
+	if sf.reps < 1 || sf.reps > 100 {
+		return usagef("--repetitions %d: want 1 to 100", sf.reps)
+	}
 	for _, p := range ps {
-		path, err := writeSynth(sf, p)
-		if err != nil {
-			return err
+		for _, n := range sizes {
+			for r := range sf.reps {
+				path, err := writeSynth(sf, p, n, r)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.out, path)
+			}
 		}
-		fmt.Fprintln(a.out, path)
 	}
 	return nil
 }
 
-// writeSynth generates the model's trial at p processes and writes it as
-// sf says; it returns the path written.
-func writeSynth(sf synthFlags, p int) (string, error) {
+// parseSizes parses --sizes: [0] (no second parameter) when empty.
+func parseSizes(list string) ([]float64, error) {
+	if strings.TrimSpace(list) == "" {
+		return []float64{0}, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(n > 0) || math.IsInf(n, 0) {
+			return nil, usagef("--sizes %q: want a comma-separated list of positive numbers", list)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// writeSynth generates the model's trial at p processes (size n when >
+// 0, repetition r) and writes it as sf says; it returns the path written:
+// DIR/pP, or DIR/pP-nN-rR with sizes or repetitions.
+func writeSynth(sf synthFlags, p int, n float64, r int) (string, error) {
 	spec := sf.s
-	spec.Processes = p
-	spec.Name = fmt.Sprintf("synth-p%d", p)
+	spec.Processes, spec.Size = p, n
+	spec.Seed += uint64(r) * 7919
+	base := fmt.Sprintf("p%d", p)
+	if n > 0 || sf.reps > 1 {
+		base = fmt.Sprintf("p%d-n%s-r%d", p, strconv.FormatFloat(n, 'g', -1, 64), r+1)
+	}
+	spec.Name = "synth-" + base
 	t, err := synth.Generate(spec)
 	if err != nil {
 		return "", usagef("%v", err)
 	}
-	path := filepath.Join(sf.out, fmt.Sprintf("p%d", p))
+	path := filepath.Join(sf.out, base)
 	if sf.format == "ppk" {
 		path += ".ppk"
 		if err := os.MkdirAll(sf.out, 0o755); err != nil {

@@ -146,3 +146,54 @@ CREATE TABLE IF NOT EXISTS trial_long_name (
     FOREIGN KEY (trial) REFERENCES trial(id)
         ON DELETE CASCADE ON UPDATE CASCADE
 );
+
+/* A running application watched (taudb-analyze watch): each interval's
+   cross-rank statistics of the program (region ".program", the ranks' main
+   inclusive time) and of every region (exclusive time), one row per
+   (watch, interval, region), written as each interval closes. run names
+   one watch; trial is the trial stored when the watch ended (NULL while it
+   runs or with nothing stored), and deleting that trial deletes its rows.
+   TAUdb's time_range rows would need a row per rank, region and interval
+   and a trial that exists before the run ends. */
+CREATE TABLE IF NOT EXISTS watch_interval (
+    run                 TEXT             NOT NULL,
+    trial               INTEGER           NULL,
+    interval_index      INTEGER          NOT NULL,
+    time_start          INTEGER           NOT NULL,
+    time_end            INTEGER           NOT NULL,
+    ranks               INTEGER          NOT NULL,
+    missing             INTEGER          NOT NULL,
+    region              TEXT             NOT NULL,
+    ranks_present       INTEGER          NOT NULL,
+    calls               DOUBLE PRECISION NOT NULL,
+    total               DOUBLE PRECISION NOT NULL,
+    mean                DOUBLE PRECISION NOT NULL,
+    minimum             DOUBLE PRECISION NOT NULL,
+    maximum             DOUBLE PRECISION NOT NULL,
+    stddev              DOUBLE PRECISION NOT NULL,
+    min_rank            TEXT             NOT NULL,
+    max_rank            TEXT             NOT NULL,
+    PRIMARY KEY (run, interval_index, region),
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+/* The anomalies a watch flagged, in the order flagged per interval: kind
+   (rank against the other ranks, against its own history, region or
+   program against its history), the rank and region, the value and what
+   was expected, and the message shown. */
+CREATE TABLE IF NOT EXISTS watch_anomaly (
+    run                 TEXT             NOT NULL,
+    trial               INTEGER           NULL,
+    interval_index      INTEGER          NOT NULL,
+    position            INTEGER          NOT NULL,
+    kind                TEXT             NOT NULL,
+    rank                TEXT             NOT NULL,
+    region              TEXT             NOT NULL,
+    value               DOUBLE PRECISION NOT NULL,
+    expected            DOUBLE PRECISION NOT NULL,
+    message             TEXT             NOT NULL,
+    PRIMARY KEY (run, interval_index, position),
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
