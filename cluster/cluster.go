@@ -368,9 +368,13 @@ func partition(res *analysis.Result, work Matrix, sample []int, rng *rand.Rand, 
 		}
 		res.AddTable(dendrogramTable(merges))
 	}
+	if cfg.method == MethodKMeans && work.N > KMeansSampleRows {
+		p["kmeans_sample"] = strconv.Itoa(KMeansSampleRows)
+		res.Findf("k-means ran its restarts on a uniform sample of %d of the %d threads, then Lloyd's algorithm on all of them from the sample's centroids: its within-cluster sum of squares can be slightly above that of k-means restarted on every thread (by less than 1%% on the generated data of its test).", KMeansSampleRows, work.N)
+	}
 	run := func(k int) []int {
 		if cfg.method == MethodKMeans {
-			return KMeans(work, k, cfg.restarts, 0, rng).Labels
+			return KMeansSampled(work, k, cfg.restarts, 0, KMeansSampleRows, rng).Labels
 		}
 		return Cut(merges, work.N, k)
 	}

@@ -41,7 +41,10 @@ func (db *DB) Catalog(ctx context.Context) (Catalog, error) {
 }
 
 // postgresCatalogQuery lists the relations visible through the search_path,
-// skipping the system schemas and the indexes behind constraints.
+// skipping the system schemas, the indexes behind constraints, and
+// partitions and their indexes (the partitioned layout's per-trial tables
+// are parts of timer_call_data, timer_value and counter_value, which are
+// listed).
 const postgresCatalogQuery = `
 SELECT c.relname, c.relkind::text
 FROM pg_catalog.pg_class c
@@ -51,6 +54,7 @@ WHERE c.relkind IN ('r', 'p', 'f', 'v', 'm', 'i', 'I')
   AND n.nspname NOT LIKE 'pg\_toast%'
   AND n.nspname NOT LIKE 'pg\_temp\_%'
   AND pg_catalog.pg_table_is_visible(c.oid)
+  AND NOT c.relispartition
   AND NOT EXISTS (
     SELECT 1 FROM pg_catalog.pg_constraint k
     WHERE k.conindid = c.oid AND k.contype IN ('p', 'u', 'x'))

@@ -36,6 +36,9 @@ type DB struct {
 	// exclusive is true when the SQLite file was opened in exclusive
 	// locking mode because the disk is full (see openSQLiteExclusive).
 	exclusive bool
+	// plainInit makes Init create the plain layout on PostgreSQL instead
+	// of the partitioned one (tests of databases made before it).
+	plainInit bool
 }
 
 // Dialect reports which database system db talks to.

@@ -74,8 +74,12 @@ func (db *DB) DeleteTrial(ctx context.Context, id int64) error {
 		if err := db.lockTrials(ctx, r, true, id); err != nil {
 			return err
 		}
+		steps, rangesSQL, err := db.deletePlan(ctx, r, id)
+		if err != nil {
+			return err
+		}
 		var ranges []int64
-		if err := r.query(ctx, trialTimeRanges, func(scan func(...any) error) error {
+		if err := r.query(ctx, rangesSQL, func(scan func(...any) error) error {
 			var tr int64
 			if err := scan(&tr); err != nil {
 				return err
@@ -85,7 +89,10 @@ func (db *DB) DeleteTrial(ctx context.Context, id int64) error {
 		}, id); err != nil {
 			return fmt.Errorf("read time_range: %w", err)
 		}
-		for _, s := range deleteSteps {
+		if err := steps.dropFirst(ctx, r, id); err != nil {
+			return err
+		}
+		for _, s := range steps.sql {
 			if _, err := r.execArgs(ctx, s.sql, id); err != nil {
 				return fmt.Errorf("delete from %s: %w", s.table, err)
 			}
@@ -111,4 +118,50 @@ func (db *DB) DeleteTrial(ctx context.Context, id int64) error {
 		return fmt.Errorf("delete trial %d: %w", id, err)
 	}
 	return nil
+}
+
+// deleteSteps of one DeleteTrial: the statements, and the trial's
+// partitions to drop before them (partitioned layout only).
+type trialDelete struct {
+	sql        []struct{ table, sql string }
+	partitions map[string]bool
+}
+
+// dropFirst drops the trial's partitions, if any.
+func (d trialDelete) dropFirst(ctx context.Context, r runner, id int64) error {
+	if d.partitions == nil {
+		return nil
+	}
+	return dropPartitions(ctx, r, id, d.partitions)
+}
+
+// deletePlan returns the statements that delete trial id and the query of
+// its time ranges: deleteSteps and trialTimeRanges as they are, or, in the
+// partitioned layout, rewritten to read only the trial's partitions and the
+// default ones (see onDefaults), with the partitions to drop.
+func (db *DB) deletePlan(ctx context.Context, r runner, id int64) (trialDelete, string, error) {
+	d := trialDelete{sql: deleteSteps}
+	if db.dialect != Postgres {
+		return d, trialTimeRanges, nil
+	}
+	part, err := isPartitioned(ctx, r)
+	if err != nil || !part {
+		return d, trialTimeRanges, err
+	}
+	if err := lockPartitions(ctx, r); err != nil {
+		return d, "", err
+	}
+	if d.partitions, err = trialPartitions(ctx, r, id); err != nil {
+		return d, "", err
+	}
+	callData := ""
+	if d.partitions["timer_call_data"] {
+		callData = partitionName("timer_call_data", id)
+	}
+	d.sql = make([]struct{ table, sql string }, len(deleteSteps))
+	for i, s := range deleteSteps {
+		d.sql[i] = s
+		d.sql[i].sql = onDefaults(s.sql, "")
+	}
+	return d, onDefaults(trialTimeRanges, callData), nil
 }

@@ -40,3 +40,7 @@ func SetWhereTimeBudget(d time.Duration) (restore func()) {
 // ImageTable is the name the before-table hook is called with before a
 // result's pictures are written.
 const ImageTable = imageTable
+
+// SetPlainInit makes Init of db create the plain layout on PostgreSQL, as
+// Init did before the partitioned layout, for tests of such databases.
+func (db *DB) SetPlainInit() { db.plainInit = true }

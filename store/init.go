@@ -64,6 +64,12 @@ func (r InitResult) String() string {
 // (ErrPerfDMFSchema), another TAUdb schema version, an incomplete TAUdb
 // schema, or tables named like TAUdb's without TAUdb's schema_version table
 // (ErrUnsupportedSchema).
+//
+// On a fresh PostgreSQL database Init creates the partitioned layout of
+// timer_call_data, timer_value and counter_value (schema/
+// partition_postgres.sql, docs/partitions.md): the same columns, keys and
+// indexes, range-partitioned by each trial's block of ids. It never
+// converts an existing database.
 func (db *DB) Init(ctx context.Context) (InitResult, error) {
 	res := InitResult{Dialect: db.dialect, Version: SchemaVersion}
 	taudbSQL, oursSQL, err := SchemaSQL(db.dialect)
@@ -83,6 +89,11 @@ func (db *DB) Init(ctx context.Context) (InitResult, error) {
 		version, err := db.classify(ctx, r, cat)
 		switch {
 		case errors.Is(err, ErrNoSchema):
+			if db.dialect == Postgres && !db.plainInit {
+				if taudbSQL, err = partitionedPostgresSchema(); err != nil {
+					return err
+				}
+			}
 			if err := r.exec(ctx, taudbSQL); err != nil {
 				return fmt.Errorf("create the TAUdb schema: %w", err)
 			}

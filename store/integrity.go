@@ -91,17 +91,26 @@ var implicitReferences = []Reference{
 // postgresForeignKeysQuery lists the foreign keys of the tables of the
 // current schema (the first of the search_path), one row per column pair,
 // ordered so that the columns of one key are consecutive and in key order.
+// A key declared on a partition (the partitioned layout's key from each
+// timer_value partition to its timer_call_data partition) is listed under
+// the partitioned tables' names, once per partition (ForeignKeys keeps
+// one); the copies PostgreSQL makes of a parent's keys on its partitions
+// (conparentid set) are not listed.
 const postgresForeignKeysQuery = `
-SELECT c.conname, cl.relname, a.attname, fcl.relname, fa.attname
+SELECT c.conname, COALESCE(cp.relname, cl.relname), a.attname, COALESCE(fp.relname, fcl.relname), fa.attname
 FROM pg_catalog.pg_constraint c
 JOIN pg_catalog.pg_class cl ON cl.oid = c.conrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = cl.relnamespace
 JOIN pg_catalog.pg_class fcl ON fcl.oid = c.confrelid
+LEFT JOIN pg_catalog.pg_inherits ci ON ci.inhrelid = cl.oid AND cl.relispartition
+LEFT JOIN pg_catalog.pg_class cp ON cp.oid = ci.inhparent
+LEFT JOIN pg_catalog.pg_inherits fi ON fi.inhrelid = fcl.oid AND fcl.relispartition
+LEFT JOIN pg_catalog.pg_class fp ON fp.oid = fi.inhparent
 CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY AS k(attnum, fattnum, ord)
 JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
 JOIN pg_catalog.pg_attribute fa ON fa.attrelid = c.confrelid AND fa.attnum = k.fattnum
-WHERE c.contype = 'f' AND n.nspname = current_schema()
-ORDER BY cl.relname, c.conname, k.ord`
+WHERE c.contype = 'f' AND n.nspname = current_schema() AND c.conparentid = 0
+ORDER BY 2, c.conname, k.ord`
 
 // sqliteForeignKeysQuery lists the foreign keys of the tables of the main
 // database, one row per column pair; a key naming no parent column refers
@@ -178,7 +187,21 @@ func (db *DB) ForeignKeys(ctx context.Context) ([]Reference, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list the foreign keys of %s: %w", db.display, err)
 	}
-	return refs, nil
+	return uniqueRefs(refs), nil
+}
+
+// uniqueRefs drops the references equal to an earlier one (the same key
+// declared on every partition), keeping the order.
+func uniqueRefs(refs []Reference) []Reference {
+	seen := map[string]bool{}
+	out := refs[:0]
+	for _, r := range refs {
+		if k := r.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func slicesAllEmpty(s []string) bool {

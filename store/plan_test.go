@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -48,24 +49,38 @@ func explain(t *testing.T, conn *pgx.Conn, settings, q string, args ...any) stri
 // TestRangePlans checks the plans that the pinned settings leave for the
 // queries bounded by a trial's timer_call_data range, on a database that
 // has no statistics yet (where PostgreSQL once planned Stats' count as a
-// nested loop probing the whole range per thread) and after ANALYZE:
-// LoadTrial's values query merges timer_call_data's primary key with
-// timer_value_index, Stats' count hashes the trial's threads against the
-// primary-key range. Neither loops nor reads a table whole.
+// nested loop probing the whole range per thread) and after ANALYZE, in
+// both layouts Init has made. Plain: LoadTrial's values query merges
+// timer_call_data's primary key with timer_value_index, Stats' count hashes
+// the trial's threads against the primary-key range; neither loops nor
+// reads a table whole. Partitioned: the same merge, of the trial's own
+// partitions' indexes, and a count that reads the trial's partition and no
+// other (a whole partition is one trial's rows).
 func TestRangePlans(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { checkRangePlans(t, false) })
+	t.Run("partitioned", func(t *testing.T) { checkRangePlans(t, true) })
+}
+
+// checkRangePlans is TestRangePlans on one layout.
+func checkRangePlans(t *testing.T, part bool) {
 	tr := genTrial(t, "plans", 64, 60)
 	db := storetest.Open(t, store.Postgres)
+	if !part {
+		db.SetPlainInit()
+	}
 	ctx := context.Background()
 	if _, err := db.Init(ctx); err != nil {
 		t.Fatal(err)
 	}
-	var id int64
+	var ids []int64
 	for range 3 { // the trial in the middle, between two others
-		var err error
-		if id, err = db.SaveTrial(ctx, tr, store.SaveOptions{}); err != nil {
+		id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
+		ids = append(ids, id)
 	}
+	id := ids[1]
 	conn, err := pgx.Connect(ctx, db.URL())
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +89,15 @@ func TestRangePlans(t *testing.T) {
 	first, last, ok := callRangeOf(t, db, id)
 	if !ok {
 		t.Fatal("no stored range")
+	}
+	wantValues := []string{"Merge Left Join", "timer_call_data_pkey", "timer_value_index"}
+	wantCount := []string{"Hash Join", "timer_call_data_pkey"}
+	bad := []string{"Nested Loop", "Seq Scan on timer_call_data", "Seq Scan on timer_value"}
+	if part {
+		own := fmt.Sprintf("timer_call_data_t%d ", id)
+		wantValues = []string{"Merge Left Join", fmt.Sprintf("timer_call_data_t%d_pkey", id), fmt.Sprintf("timer_value_t%d_", id)}
+		wantCount = []string{"Hash Join", own}
+		bad = []string{"Nested Loop", "_default", fmt.Sprintf("_t%d", ids[0]), fmt.Sprintf("_t%d", ids[2])}
 	}
 	for _, when := range []string{"before ANALYZE", "after ANALYZE"} {
 		if when == "after ANALYZE" {
@@ -95,19 +119,19 @@ func TestRangePlans(t *testing.T) {
 			t.Fatal("no query with pinned settings among TrialQueries")
 		}
 		plan := explain(t, conn, values.Settings, values.SQL)
-		for _, want := range []string{"Merge Left Join", "timer_call_data_pkey", "timer_value_index"} {
-			if !strings.Contains(plan, want) {
-				t.Errorf("%s: the values query's plan lacks %q:\n%s", when, want, plan)
-			}
-		}
 		count := explain(t, conn, store.PinCountPlan, store.StatsCountQuery, id, first, last)
-		if !strings.Contains(count, "Hash Join") || !strings.Contains(count, "timer_call_data_pkey") {
-			t.Errorf("%s: the count's plan is no hash join over the primary-key range:\n%s", when, count)
-		}
-		for _, p := range []string{plan, count} {
-			for _, bad := range []string{"Nested Loop", "Seq Scan on timer_call_data", "Seq Scan on timer_value"} {
-				if strings.Contains(p, bad) {
-					t.Errorf("%s: %s in\n%s", when, bad, p)
+		for _, c := range []struct {
+			plan string
+			want []string
+		}{{plan, wantValues}, {count, wantCount}} {
+			for _, w := range c.want {
+				if !strings.Contains(c.plan, w) {
+					t.Errorf("%s: the plan lacks %q:\n%s", when, w, c.plan)
+				}
+			}
+			for _, b := range bad {
+				if strings.Contains(c.plan, b) {
+					t.Errorf("%s: %s in\n%s", when, b, c.plan)
 				}
 			}
 		}

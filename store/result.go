@@ -228,9 +228,8 @@ func insertParams(ctx context.Context, r runner, id int64, params map[string]str
 	return nil
 }
 
-// cellBatch is the number of cells written by one INSERT.
-const cellBatch = 500
-
+// saveTable writes table t of the result with settings id settings: its
+// analysis_result row, its columns and its cells (see cellRows).
 func saveTable(ctx context.Context, r runner, settings int64, t *result.Table) error {
 	var rid int64
 	title := t.Title
@@ -257,47 +256,40 @@ func saveTable(ctx context.Context, r runner, settings int64, t *result.Table) e
 		}
 	}
 	beforeTable(ctx, "analysis_result_value")
-	var args []any
-	flush := func() error {
-		if len(args) == 0 {
-			return nil
-		}
-		n := len(args) / 6
-		var b strings.Builder
-		b.WriteString("INSERT INTO analysis_result_value (analysis_result, table_name, row_index, column_name, value_num, value_text) VALUES ")
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "($%d, $%d, $%d, $%d, $%d, $%d)", 6*i+1, 6*i+2, 6*i+3, 6*i+4, 6*i+5, 6*i+6)
-		}
-		_, err := r.execArgs(ctx, b.String(), args...)
-		args = args[:0]
-		return err
-	}
-	for row := 0; row < t.NumRows(); row++ {
-		for ci := range t.Columns {
-			c := &t.Columns[ci]
-			var num, text any
-			if c.Kind == result.Number {
-				if v := c.Num[row]; !math.IsNaN(v) && !math.IsInf(v, 0) {
-					num = v
-				}
-			} else {
-				text = c.Text[row]
-			}
-			args = append(args, rid, t.Name, row, c.Name, num, text)
-			if len(args) >= 6*cellBatch {
-				if err := flush(); err != nil {
-					return fmt.Errorf("insert cells: %w", err)
-				}
-			}
-		}
-	}
-	if err := flush(); err != nil {
+	if err := bulkInsert(ctx, r, cellRows(rid, t)); err != nil {
 		return fmt.Errorf("insert cells: %w", err)
 	}
 	return nil
+}
+
+// cellColumns are the columns of analysis_result_value a result writes.
+var cellColumns = []string{"analysis_result", "table_name", "row_index", "column_name", "value_num", "value_text"}
+
+// cellRows yields the analysis_result_value rows of t, row by row and
+// column by column (the order LoadResult reads them back by id): a number
+// in value_num (NULL for NaN and ±Inf), a text in value_text.
+func cellRows(rid int64, t *result.Table) tableRows {
+	rows, cols := t.NumRows(), len(t.Columns)
+	i := 0
+	buf := make([]any, len(cellColumns))
+	next := func() ([]any, bool) {
+		if i >= rows*cols {
+			return nil, false
+		}
+		row, c := i/cols, &t.Columns[i%cols]
+		i++
+		var num, text any
+		if c.Kind == result.Number {
+			if v := c.Num[row]; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				num = v
+			}
+		} else {
+			text = c.Text[row]
+		}
+		buf[0], buf[1], buf[2], buf[3], buf[4], buf[5] = rid, t.Name, row, c.Name, num, text
+		return buf, true
+	}
+	return tableRows{table: "analysis_result_value", columns: cellColumns, rows: rows * cols, next: next}
 }
 
 // LoadResult reads a stored result back, without recomputing it.

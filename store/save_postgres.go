@@ -53,6 +53,16 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
+	part, err := isPartitioned(ctx, r)
+	if err == nil && part {
+		err = lockPartitions(ctx, r)
+	}
+	if err == nil && part {
+		err = setAttachMemory(ctx, r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
+	}
 	if err := db.lockNames(ctx, r, "trial", knownNames(trials)...); err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
@@ -64,7 +74,7 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 			err = p.checkBigTables(keepBig)
 		}
 		if err == nil && p != nil {
-			err = copyPostgres(ctx, conn, tx, p)
+			err = copyPostgres(ctx, conn, tx, p, part)
 			saved.ID = p.trialID()
 		}
 		if err != nil {
@@ -78,8 +88,10 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	return out, nil
 }
 
-// copyPostgres reserves the plan's ids and writes its tables with COPY.
-func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePlan) error {
+// copyPostgres reserves the plan's ids and writes its tables with COPY; in
+// the partitioned layout (part) timer_call_data, timer_value and
+// counter_value go into partitions of the trial's own (copyPartition).
+func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePlan, part bool) error {
 	if err := reservePostgres(ctx, tx, p); err != nil {
 		// The statement may have failed holding the session lock: drop
 		// the connection, which releases it, rather than return it to the
@@ -92,19 +104,14 @@ func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePla
 			continue
 		}
 		beforeTable(ctx, tr.table)
-		next := tr.next
-		n, err := tx.CopyFrom(ctx, pgx.Identifier{tr.table}, tr.columns, pgx.CopyFromFunc(func() ([]any, error) {
-			row, ok := next()
-			if !ok {
-				return nil, nil
+		if b, ok := p.partitionBlock(tr.table); part && ok {
+			if err := copyPartition(ctx, tx.Conn().PgConn(), pgxRunner{tx}, p.trialID(), b, tr); err != nil {
+				return err
 			}
-			return row, nil
-		}))
-		if err != nil {
-			return fmt.Errorf("copy %s: %w", tr.table, err)
+			continue
 		}
-		if n != int64(tr.rows) {
-			return fmt.Errorf("copy %s: wrote %d rows, expected %d", tr.table, n, tr.rows)
+		if err := copyRows(ctx, tx, tr); err != nil {
+			return err
 		}
 	}
 	return ensureLoadViews(ctx, pgxRunner{tx}, Postgres, p.app, p.exp)

@@ -93,7 +93,7 @@ func sqliteNextID(ctx context.Context, tx *sql.Tx, table string) (int64, error) 
 }
 
 // insertSQLite inserts the rows of tr with prepared multi-row INSERTs.
-func insertSQLite(ctx context.Context, tx *sql.Tx, tr tableRows) error {
+func insertSQLite(ctx context.Context, tx sqlPreparer, tr tableRows) error {
 	width := len(tr.columns)
 	batch := min(sqliteBatchRows, sqliteBatchParams/width, tr.rows)
 	full, err := tx.PrepareContext(ctx, insertSQL(tr.table, tr.columns, batch))

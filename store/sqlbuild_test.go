@@ -29,16 +29,22 @@ var sqlBuildAllowed = map[string]string{
 	"store/save_sqlite.go:sqliteNextID":              "table is one of the package's constant table names; the sqlite_sequence key is $1",
 	"store/save_sqlite.go:insertSQL":                 "table and columns are the package's constant names; the values are ? placeholders",
 	"store/integrity.go:orphanCountSQL":              "table and column names come from the database's own catalog (foreign keys) or implicitReferences, quoted with quoteIdent",
+	"store/copyfreeze.go:copyFreeze":                 "table and columns are the package's constant names (a partition's is a constant table name and an int64 trial id); the rows travel as COPY data",
+	"store/partition.go:copyPartition":               "table is one of the package's constant partitioned tables; the partition name is that and an int64 trial id (partitionName); the block bounds are int64s formatted by %d",
+	"store/partition.go:dropPartitions":              "partition names are the package's constant table names and an int64 trial id (partitionName); bigCallTable is a constant",
+	"store/partition.go:onDefaults":                  "splices only callData, a partitionName (constant table name and int64 trial id), into the package's constant statements",
 	"watch/store.go:insertSQL":                       "table and columns are the watch's constant table and column names; the values are $n placeholders",
 	"store/storetest/storetest.go:NewPostgresSchema": "the schema name is taudb_test_ and 16 random hex digits made by the function itself",
 	"store/storetest/storetest.go:Counts":            "table names come from the database's own catalog, quoted",
 	// The benchmark driver works on private databases it creates itself.
-	"scripts/benchtool/fetch.go:(*bench).fetch":    "no SQL is built: the row's note mentions COPY TO in words",
-	"scripts/benchtool/fetch.go:copyTo":            "COPY takes no parameters: store.TrialQueries gives LoadTrial's constant queries and settings with the trial id and id range, int64s formatted by strconv, in place of $1 and $2",
-	"scripts/benchtool/postgres.go:exportTrialCSV": "table names come from the benchmark database's own catalog (foreign keys of TAUdb's schema); CSV paths are made by the driver in its temporary folder",
-	"scripts/benchtool/postgres.go:checkEmpty":     "table names come from the benchmark database's own catalog",
-	"scripts/benchtool/sqlite.go:sqliteScripts":    "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
-	"scripts/benchtool/sqlite.go:countRows":        "table names come from the benchmark database's own catalog",
+	"scripts/benchtool/fetch.go:(*bench).fetch":        "no SQL is built: the row's note mentions COPY TO in words",
+	"scripts/benchtool/fetch.go:copyTo":                "COPY takes no parameters: store.TrialQueries gives LoadTrial's constant queries and settings with the trial id and id range, int64s formatted by strconv, in place of $1 and $2",
+	"scripts/benchtool/postgres.go:exportCSV":          "table names come from the benchmark database's own catalog (foreign keys of TAUdb's schema); CSV paths are made by the driver in its temporary folder",
+	"scripts/benchtool/postgres.go:dropCopies":         "table names come from the benchmark database's own catalog, with a constant prefix",
+	"scripts/benchtool/postgres.go:checkEmpty":         "table names come from the benchmark database's own catalog",
+	"scripts/benchtool/sqlite.go:sqliteScripts":        "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
+	"scripts/benchtool/sqlite.go:countRows":            "table names come from the benchmark database's own catalog",
+	"scripts/benchtool/result.go:(*bench).importCells": "no value but the CSV path, made by the driver in its temporary folder",
 }
 
 // sqlBuild is one place that builds SQL text from a non-constant value.

@@ -44,6 +44,7 @@ func (b *bench) run(ctx context.Context) error {
 		{"parse", b.parse},
 		{"postgres", b.postgres},
 		{"sqlite", b.sqlite},
+		{"sqlite result", b.sqliteResult},
 		{"analyses", b.analyses},
 		{"end to end", b.endToEnd},
 	}

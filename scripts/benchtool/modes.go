@@ -14,23 +14,29 @@ type Mode struct {
 	XML Size
 	// Ingest is the trial saved into and loaded from the databases (depth 2).
 	Ingest Size
+	// Ingest2 is a second, bigger trial saved into PostgreSQL (row 2 only);
+	// zero for none.
+	Ingest2 Size
 	// Analyses are the thread counts of the analyses; AnalysisRegions their
 	// regions (depth 1, one metric).
 	Analyses        []int
 	AnalysisRegions int
 	// EndToEnd is the trial of the CLI run (depth 1).
 	EndToEnd Size
+	// ResultRegions are the regions of each trial of the speedup study
+	// whose result is stored (row 3b).
+	ResultRegions int
 }
 
 // Modes are the modes benchtool knows: tiny (the test's, seconds), quick
 // (minutes) and full (the sizes).
 var Modes = map[string]Mode{
 	"tiny": {Name: "tiny", Parse: Size{64, 20, 1}, XML: Size{8, 50, 2}, Ingest: Size{64, 20, 2},
-		Analyses: []int{64, 128, 256}, AnalysisRegions: 20, EndToEnd: Size{64, 20, 2}},
-	"quick": {Name: "quick", Parse: Size{1024, 500, 1}, XML: Size{64, 2000, 2}, Ingest: Size{256, 500, 2},
-		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}},
-	"full": {Name: "full", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2},
-		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}},
+		Analyses: []int{64, 128, 256}, AnalysisRegions: 20, EndToEnd: Size{64, 20, 2}, ResultRegions: 20},
+	"quick": {Name: "quick", Parse: Size{1024, 500, 1}, XML: Size{64, 2000, 2}, Ingest: Size{256, 500, 2}, Ingest2: Size{4096, 300, 2},
+		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}, ResultRegions: 1000},
+	"full": {Name: "full", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2}, Ingest2: Size{4096, 300, 2},
+		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}, ResultRegions: 1000},
 }
 
 // LookupMode returns the mode of that name.

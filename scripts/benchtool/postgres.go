@@ -8,14 +8,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
-// postgres measures rows 2 and 4 in a private database: SaveTrial against
-// psql \copy of the same rows, then LoadTrial against COPY TO STDOUT of the
-// rows it reads.
+// postgres measures rows 2 and 4 in a private database that Init creates
+// (the partitioned layout): SaveTrial against psql \copy of the same rows
+// into unconstrained, unindexed copies of the tables, at the ingest size
+// (followed by LoadTrial against COPY TO STDOUT of the rows it reads) and
+// at the second ingest size.
 func (b *bench) postgres(ctx context.Context) (err error) {
 	pg, err := createDatabase(ctx, b.pgAdmin)
 	if err != nil {
@@ -34,98 +36,142 @@ func (b *bench) postgres(ctx context.Context) (err error) {
 	if _, err := db.Init(ctx); err != nil {
 		return fmt.Errorf("create the schema: %w", err)
 	}
-	tr, err := generate(b.mode.Ingest, 2, "ingest")
-	if err != nil {
-		return err
+	for i, s := range []Size{b.mode.Ingest, b.mode.Ingest2} {
+		if s.Threads == 0 {
+			continue
+		}
+		id, err := b.ingestPostgres(ctx, db, pg.url, s, 2-i) // the second: 301 nodes, as TAU's comparison
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			if err := b.fetchPostgres(ctx, db, id); err != nil {
+				return err
+			}
+		}
+		if err := db.DeleteTrial(ctx, id); err != nil {
+			return fmt.Errorf("delete the measured trial: %w", err)
+		}
 	}
-	order, _, err := exportOrder(ctx, db)
-	if err != nil {
-		return err
-	}
+	return nil
+}
 
-	// Untimed: save, export every table's rows of the trial, delete.
-	dir := filepath.Join(b.tmp, "pgcsv")
+// fetchPostgres measures row 4 on trial id.
+func (b *bench) fetchPostgres(ctx context.Context, db *store.DB, id int64) error {
 	conn, err := db.Pool().Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("acquire a connection: %w", err)
 	}
 	defer conn.Release()
-	id, total, script, err := exportTrialCSV(ctx, db, conn.Conn().PgConn(), tr, order, dir)
-	if err != nil {
-		return err
-	}
-	save, copyWall, err := timeSaveAndCopy(ctx, db, pg.url, tr, script, dir)
-	if err != nil {
-		return err
-	}
-	rows := float64(total)
-	b.add(Row{Step: 2, Figure: "ingest into PostgreSQL: SaveTrial, " + b.mode.Ingest.String() + ", depth 2", Value: rows / save, Unit: "rows/s",
-		Ref: rows / copyWall, RefUnit: "rows/s", RefWhat: "psql `\\copy` of the same rows into the same tables, one transaction",
-		Notes: fmt.Sprintf("%s rows in %d tables; save %.2f s, \\copy %.2f s", Num(rows), len(order), save, copyWall)})
-
-	// The trial \copy put back is the one LoadTrial reads.
 	return b.fetch(ctx, db, conn.Conn().PgConn(), id)
 }
 
-// exportTrialCSV saves tr (untimed), writes every table's rows of it to
-// dir/TABLE.csv with COPY TO STDOUT, and deletes it again. It returns the
-// trial's id (which psql's \copy brings back), the number of rows and the
-// psql script that copies the files back in.
-func exportTrialCSV(ctx context.Context, db *store.DB, pc *pgconn.PgConn, tr *drg.Trial, order []string, dir string) (id, total int64, script string, err error) {
-	id, err = db.SaveTrial(ctx, tr, store.SaveOptions{})
+// ingestPostgres measures one row 2: SaveTrial of a generated trial of
+// size s (callpath depth), then psql \copy of the same rows (exported as CSV after
+// an untimed save) into copies of the tables made with CREATE TABLE (LIKE):
+// the columns and NOT NULLs, no index, no key, no trigger; one transaction.
+// It returns the id of the timed save's trial, left in the database.
+func (b *bench) ingestPostgres(ctx context.Context, db *store.DB, url string, s Size, depth int) (int64, error) {
+	tr, err := generate(s, depth, "ingest")
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("save the trial: %w", err)
+		return 0, err
 	}
+	layout, err := db.Layout(ctx)
+	if err != nil {
+		return 0, err
+	}
+	order, _, err := exportOrder(ctx, db)
+	if err != nil {
+		return 0, err
+	}
+	// Untimed: save, export every table's rows of the trial, delete.
+	id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
+	if err != nil {
+		return 0, fmt.Errorf("save the trial: %w", err)
+	}
+	dir := filepath.Join(b.tmp, "pgcsv")
+	total, script, err := exportCSV(ctx, db.Pool(), dir, order)
+	if err != nil {
+		return 0, err
+	}
+	if err := db.DeleteTrial(ctx, id); err != nil {
+		return 0, fmt.Errorf("delete the exported trial: %w", err)
+	}
+	if err := checkEmpty(ctx, db, order); err != nil {
+		return 0, err
+	}
+
+	// Timed: SaveTrial, then psql \copy of the CSVs into the copies.
+	start := time.Now()
+	id2, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
+	if err != nil {
+		return 0, fmt.Errorf("save the trial: %w", err)
+	}
+	save := time.Since(start).Seconds()
+	sqlFile := filepath.Join(dir, "copy.sql")
+	if err := os.WriteFile(sqlFile, []byte(script), 0o644); err != nil {
+		return 0, fmt.Errorf("write the psql script: %w", err)
+	}
+	m, err := Run(ctx, false, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", url, "-f", sqlFile)
+	if err != nil {
+		return 0, fmt.Errorf("psql \\copy: %w", err)
+	}
+	if err := dropCopies(ctx, db.Pool(), order); err != nil {
+		return 0, err
+	}
+	rows := float64(total)
+	b.add(Row{Step: 2, Figure: fmt.Sprintf("ingest into PostgreSQL (%s layout): SaveTrial, %s, depth %d", layout, s, depth), Value: rows / save, Unit: "rows/s",
+		Ref: rows / m.Wall.Seconds(), RefUnit: "rows/s", RefWhat: "psql `\\copy` of the same rows into unconstrained, unindexed copies of the tables (CREATE TABLE … (LIKE …)), one transaction",
+		Notes: fmt.Sprintf("%s rows in %d tables (%d call-graph nodes); save %.2f s, \\copy %.2f s", Num(rows), len(order), len(tr.Nodes), save, m.Wall.Seconds())})
+	return id2, nil
+}
+
+// copyName is the name of the unconstrained copy of table the reference
+// loads into.
+func copyName(table string) string { return "bench_copy_" + table }
+
+// exportCSV writes every row of the tables of order into dir as CSV (one
+// file per table) and returns their number and the psql script that
+// creates the unconstrained copies of the tables and \copies the files
+// into them.
+func exportCSV(ctx context.Context, pool *pgxpool.Pool, dir string, order []string) (int64, string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, 0, "", fmt.Errorf("make the CSV folder: %w", err)
+		return 0, "", fmt.Errorf("make the CSV folder: %w", err)
 	}
-	var sb strings.Builder
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return 0, "", fmt.Errorf("acquire a connection: %w", err)
+	}
+	defer conn.Release()
+	var total int64
+	var script strings.Builder
 	for _, t := range order {
-		f, err := os.Create(filepath.Join(dir, t+".csv"))
+		file := filepath.Join(dir, t+".csv")
+		f, err := os.Create(file)
 		if err != nil {
-			return 0, 0, "", fmt.Errorf("export %s: %w", t, err)
+			return 0, "", fmt.Errorf("export %s: %w", t, err)
 		}
-		tag, err := pc.CopyTo(ctx, f, "COPY "+t+" TO STDOUT (FORMAT csv)")
+		tag, err := conn.Conn().PgConn().CopyTo(ctx, f, "COPY (SELECT * FROM "+t+") TO STDOUT (FORMAT csv)")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return 0, 0, "", fmt.Errorf("export %s: %w", t, err)
+			return 0, "", fmt.Errorf("export %s: %w", t, err)
 		}
 		total += tag.RowsAffected()
-		fmt.Fprintf(&sb, "\\copy %s FROM '%s' (FORMAT csv)\n", t, filepath.Join(dir, t+".csv"))
+		fmt.Fprintf(&script, "CREATE TABLE %s (LIKE %s);\n\\copy %s FROM '%s' (FORMAT csv)\n", copyName(t), t, copyName(t), file)
 	}
-	if err := db.DeleteTrial(ctx, id); err != nil {
-		return 0, 0, "", fmt.Errorf("delete the exported trial: %w", err)
-	}
-	if err := checkEmpty(ctx, db, order); err != nil {
-		return 0, 0, "", err
-	}
-	return id, total, sb.String(), nil
+	return total, script.String(), nil
 }
 
-// timeSaveAndCopy times SaveTrial of tr, deletes that trial, and times psql
-// running script (the \copy of the exported CSVs, one transaction) on the
-// database at url. It returns both times in seconds.
-func timeSaveAndCopy(ctx context.Context, db *store.DB, url string, tr *drg.Trial, script, dir string) (save, copyWall float64, err error) {
-	start := time.Now()
-	id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
-	if err != nil {
-		return 0, 0, fmt.Errorf("save the trial: %w", err)
+// dropCopies drops the reference's copies of the tables.
+func dropCopies(ctx context.Context, pool *pgxpool.Pool, order []string) error {
+	for _, t := range order {
+		if _, err := pool.Exec(ctx, "DROP TABLE IF EXISTS "+copyName(t)); err != nil {
+			return fmt.Errorf("drop %s: %w", copyName(t), err)
+		}
 	}
-	save = time.Since(start).Seconds()
-	if err := db.DeleteTrial(ctx, id); err != nil {
-		return 0, 0, fmt.Errorf("delete the saved trial: %w", err)
-	}
-	sqlFile := filepath.Join(dir, "copy.sql")
-	if err := os.WriteFile(sqlFile, []byte(script), 0o644); err != nil {
-		return 0, 0, fmt.Errorf("write the psql script: %w", err)
-	}
-	m, err := Run(ctx, false, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", url, "-f", sqlFile)
-	if err != nil {
-		return 0, 0, fmt.Errorf("psql \\copy: %w", err)
-	}
-	return save, m.Wall.Seconds(), nil
+	return nil
 }
 
 // checkEmpty fails when a table of tables holds rows: the benchmark's
