@@ -24,8 +24,10 @@ const (
 )
 
 // loadViewLockKey is the PostgreSQL advisory lock that serializes the
-// creation of load views by concurrent saves (an arbitrary constant).
-const loadViewLockKey = 7_305_268_131_926_466_212
+// creation of load views by concurrent saves (an arbitrary constant,
+// distinct from the other locks: it is held until the save commits, and
+// sharing saveLockKey made every save wait there to reserve its ids).
+const loadViewLockKey = 7_305_268_131_926_466_214
 
 // ensureLoadViews creates, through r (in the save's transaction), the
 // application view of app and the experiment view of exp under it, unless
