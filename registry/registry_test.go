@@ -63,6 +63,13 @@ func TestEveryAnalysisRegistered(t *testing.T) {
 func TestDefaultsValidate(t *testing.T) {
 	required := map[string]bool{"ratio": true, "multiset": true}
 	for _, a := range All() {
+		marked := false
+		for _, o := range a.Options() {
+			marked = marked || o.Required
+		}
+		if marked != required[a.Name] {
+			t.Errorf("%s: options marked required: %v, want %v", a.Name, marked, required[a.Name])
+		}
 		err := a.Defaults().Validate()
 		var ue *UsageError
 		switch {
