@@ -3,26 +3,24 @@ package analysis_test
 import (
 	"fmt"
 	"log"
-	"path/filepath"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/reader"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
-// A scalability study as a short Go program: read a series of TAU profile
-// folders (an MPI matmult at 1, 2, 4 and 8 processes), make the series
-// (p is the number of MPI ranks of each trial), and compute the program's
-// speedup and efficiency and the fitted scaling model.
+// A scalability study as a short Go program: make a series of trials (the
+// demo's MPI program at 1, 2, 4 and 8 processes, as synth generates it;
+// reader.Read reads TAU profile folders the same way), with p the number
+// of MPI ranks of each trial, and compute the program's speedup and
+// efficiency and the fitted scaling model.
 func Example_scalabilityStudy() {
-	dir := filepath.Join("..", "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile")
 	var trials []*drg.Trial
-	for _, np := range []string{"0", "1", "3", "7"} { // folders of 1, 2, 4, 8 ranks
-		t, err := reader.Read(filepath.Join(dir, np), "") // format detected
+	for _, p := range []int{1, 2, 4, 8} {
+		t, err := synth.DemoMPI.Generate(p, fmt.Sprintf("mpi-np%d", p))
 		if err != nil {
 			log.Fatal(err)
 		}
-		t.Name = "mm-" + np
 		trials = append(trials, t)
 	}
 	series, err := analysis.NewSeries(trials, "", "") // p = MPI ranks
@@ -45,26 +43,23 @@ func Example_scalabilityStudy() {
 	for _, f := range sc.Findings {
 		fmt.Println(f)
 	}
-	// The times are the largest ".TAU application" inclusive TIME over the
-	// ranks of each folder's profile.N.0.0 files: 4453569, 4434760, 5225114
-	// and 9529715 microseconds. The findings say what the numbers cannot:
-	// the 8 ranks ran on a 4-core host, every rank did the whole product,
-	// and the time rises after p = 2.
+	// The times follow from synth.DemoMPI, in µs: 5e4 + 4e5 + 1e5 +
+	// 1.1·16e6/p + 2e4·log2(p) for p > 1 (the slowest rank's share of the
+	// work), 16.55e6 at p = 1: 9.37e6, 4.99e6 and 2.81e6, so the speedups
+	// are 16.55/9.37 = 1.766, 3.317 and 5.890, and the Karp-Flatt serial
+	// fraction at p = 8 is (1/5.890 − 1/8)/(1 − 1/8) = 0.0512.
 
 	// Output:
-	// p=1 time=4.454 s speedup=1.000 efficiency=1.000
-	// p=2 time=4.435 s speedup=1.004 efficiency=0.502
-	// p=4 time=5.225 s speedup=0.852 efficiency=0.213
-	// p=8 time=9.530 s speedup=0.467 efficiency=0.058
-	// mm-7 is oversubscribed: 8 ranks share the 4 cores of host east02 (metadata "CPU Cores"), so its times measure contention, not scaling.
-	// The mean time per process does not shrink with p: 4.45 s at p = 1, 9.53 s at p = 8 (perfect division: 0.125×). Each process may be doing the whole work: is this weak scaling, or replicated work?
-	// Program: efficiency 5.8% at p = 8 (speedup 0.467 against mm-0 at p = 1), Karp-Flatt serial fraction undefined: slower than the baseline (speedup below 1).
-	// The program's time turns around: it falls to 4.43 s at p = 2, then rises to 9.53 s at p = 8 (+114.9%); beyond p = 2 more processes make it slower.
-	// The program does not fit Amdahl's law: the time grows with p (Amdahl's law T_1*(f + (1−f)/p) needs f in [0, 1]).
-	// Program model: T(p) = 4.41251e+06 + 25131 * p^(3/2) * log2(p)^2 (SMAPE 0.547%), predicting 30.1 s at p = 16 (95% prediction interval 29 s to 31.3 s).
-	// Stops scaling at p = 4: void compute(double **, double **, double **, int, int, int) C [{matmult.c} {90,1}-{109,1}] (efficiency 19.2%, 57.0% of the time there, 57.4% at p = 8).
-	// Stops scaling at p = 2: void compute_interchange(double **, double **, double **, int, int, int) C [{matmult.c} {111,1}-{130,1}] (efficiency 49.7%, 47.8% of the time there, 41.7% at p = 8).
-	// Stops scaling at p = 2: MPI_Finalize() (efficiency 0.3%, 1.1% of the time there, 2.1% at p = 8).
-	// Share growing fastest: void compute(double **, double **, double **, int, int, int) C [{matmult.c} {90,1}-{109,1}], 51.49% at p = 1 → 57.43% at p = 8 (+0.924 points per process).
-	// Share growing fastest: MPI_Finalize(), 0.01% at p = 1 → 2.12% at p = 8 (+0.254 points per process).
+	// p=1 time=16.550 s speedup=1.000 efficiency=1.000
+	// p=2 time=9.370 s speedup=1.766 efficiency=0.883
+	// p=4 time=4.990 s speedup=3.317 efficiency=0.829
+	// p=8 time=2.810 s speedup=5.890 efficiency=0.736
+	// Program: efficiency 73.6% at p = 8 (speedup 5.890 against mpi-np1 at p = 1), Karp-Flatt serial fraction 0.05119.
+	// Amdahl fit of the program: serial fraction 0.06553, T_1 ≈ 16.7 s.
+	// Program model: T(p) = 1.09696e+06 + 1.56438e+07 * p^-1 (SMAPE 3.68%), predicting 2.07 s at p = 16 (95% prediction interval 0 µs to 4.19 s).
+	// Stops scaling at p = 4: serial_init (efficiency 25.0%, 8.0% of the time there, 14.2% at p = 8).
+	// Stops scaling at p = 4: setup_replicated (efficiency 25.0%, 2.0% of the time there, 3.6% at p = 8).
+	// Share growing fastest: MPI_Barrier(), 0.00% at p = 1 → 26.44% at p = 8 (+3.03 points per process).
+	// Share growing fastest: serial_init, 2.42% at p = 1 → 14.23% at p = 8 (+1.68 points per process).
+	// Share growing fastest: setup_replicated, 0.60% at p = 1 → 3.56% at p = 8 (+0.421 points per process).
 }

@@ -14,6 +14,14 @@ type MultiRegionOptions struct {
 	// DefaultTop (10), a negative number (All) every region. It does not
 	// limit the regions a pattern selects.
 	Top int
+	// By, when not "", places the experiments along a trial property
+	// instead of p (a parameter study): a metadata key ("meta:KEY") or a
+	// trial field ("experiment", "application", "trial"; see ByKey). The
+	// x of an experiment is the property's value when every experiment's
+	// is a positive number, else the rank of its text in sorted order;
+	// table "regions" then has columns x and x_value (the text) instead
+	// of p, and the findings name the property.
+	By string
 }
 
 // Thresholds of MultiRegion's findings: a region "does not scale" when its
@@ -46,12 +54,19 @@ const MultiRegionFlat = 0.9
 // the regions executed by one process only in experiments that have more
 // (sequential code, a candidate for parallelization).
 func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Result, error) {
+	ax, exps, err := newAxis(exps, opt.By)
+	if err != nil {
+		return nil, err
+	}
 	d, err := collect(exps, opt.SeriesOptions)
 	if err != nil {
 		return nil, err
 	}
 	n := len(d.exps)
 	res := d.newResult("multiregion")
+	if ax.by != "" {
+		res.Params["by"] = ax.by
+	}
 	chosen, err := chooseRegions(d, res, pattern, opt.Top)
 	if err != nil {
 		return nil, err
@@ -60,12 +75,11 @@ func MultiRegion(exps []Experiment, pattern string, opt MultiRegionOptions) (*Re
 	for k, e := range d.exps {
 		procsOf[k], _, _, _ = e.Trial.Layout()
 	}
-	ps := d.ps()
-	res.AddTable(multiRegionTable(d, chosen))
-	res.Findf("%s chosen across %s (p = %s to %s).", plural(len(chosen), "region"), plural(n, "experiment"),
-		formatNum(ps[0]), formatNum(ps[n-1]))
+	res.AddTable(multiRegionTable(d, chosen, ax))
+	res.Findf("%s chosen across %s (%s = %s to %s).", plural(len(chosen), "region"), plural(n, "experiment"),
+		ax.name(), ax.at(d, 0), ax.at(d, n-1))
 	for _, r := range chosen {
-		regionTrend(res, d, r)
+		regionTrend(res, d, r, ax)
 		seq, multi := 0, 0
 		for k := range n {
 			if procsOf[k] > 1 && d.procs[r][k] > 0 {
@@ -128,7 +142,7 @@ func chooseRegions(d *seriesData, res *Result, pattern string, top int) ([]int, 
 
 // multiRegionTable builds MultiRegion's "regions" table: one row per
 // chosen region and experiment.
-func multiRegionTable(d *seriesData, chosen []int) Table {
+func multiRegionTable(d *seriesData, chosen []int, ax axis) Table {
 	ps := d.ps()
 	pct := func(v float64, k int) float64 {
 		if d.main[k] > 0 && defined(v) {
@@ -138,12 +152,13 @@ func multiRegionTable(d *seriesData, chosen []int) Table {
 	}
 	tb := Table{Name: "regions", Title: fmt.Sprintf("Chosen regions' %s across the experiments (%s); percent = 100*value/T_program",
 		d.metric, d.aggregateLabel())}
-	var names, en []string
+	var names, en, xv []string
 	var pc, ex, in, exP, inP, procs []float64
 	for _, r := range chosen {
 		for k := range d.exps {
 			names = append(names, d.regions[r])
 			en = append(en, d.names[k])
+			xv = append(xv, d.exps[k].Key)
 			pc = append(pc, ps[k])
 			ex = append(ex, d.excl[r][k])
 			in = append(in, d.incl[r][k])
@@ -154,7 +169,12 @@ func multiRegionTable(d *seriesData, chosen []int) Table {
 	}
 	tb.AddText("region", names)
 	tb.AddText("experiment", en)
-	tb.AddNum("p", "", pc)
+	if ax.by == "" {
+		tb.AddNum("p", "", pc)
+	} else {
+		tb.AddNum("x", "", pc)
+		tb.AddText("x_value", xv)
+	}
 	tb.AddNum("exclusive", d.unit, ex)
 	tb.AddNum("inclusive", d.unit, in)
 	tb.AddNum("exclusive_percent", "%", exP)
@@ -165,7 +185,7 @@ func multiRegionTable(d *seriesData, chosen []int) Table {
 
 // regionTrend finds whether region r's exclusive value grows or stays
 // almost constant from the first to the last experiment that has it.
-func regionTrend(res *Result, d *seriesData, r int) {
+func regionTrend(res *Result, d *seriesData, r int, ax axis) {
 	ps := d.ps()
 	first, last := -1, -1
 	for k := range d.exps {
@@ -180,12 +200,13 @@ func regionTrend(res *Result, d *seriesData, r int) {
 		return
 	}
 	ratio := d.excl[r][last] / d.excl[r][first]
+	at := func(k int) string {
+		return fmt.Sprintf("%s at %s = %s", formatMicrosOrValue(d, d.excl[r][k]), ax.name(), ax.at(d, k))
+	}
 	switch {
 	case ratio > 1/MultiRegionFlat:
-		res.Findf("%s grows with p: %s at p = %s, %s at p = %s.", d.regions[r],
-			formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
+		res.Findf("%s grows with %s: %s, %s.", d.regions[r], ax.name(), at(first), at(last))
 	case ratio >= MultiRegionFlat:
-		res.Findf("%s stays almost constant as p grows: %s at p = %s, %s at p = %s.", d.regions[r],
-			formatMicrosOrValue(d, d.excl[r][first]), formatNum(ps[first]), formatMicrosOrValue(d, d.excl[r][last]), formatNum(ps[last]))
+		res.Findf("%s stays almost constant as %s grows: %s, %s.", d.regions[r], ax.name(), at(first), at(last))
 	}
 }

@@ -12,7 +12,7 @@ import (
 // itself. TAUdb indexes these columns; PostgreSQL refuses an index entry
 // larger than about 2.7 kB, so a longer name would make a save fail on
 // PostgreSQL and succeed on SQLite. The longest name in the real data of
-// testdata/real is 298 bytes.
+// ../shared/data/real (its licensed trials) is 298 bytes.
 const MaxNameBytes = 2048
 
 // CheckName says what is wrong with a name that TAUdb cannot store the same

@@ -3,22 +3,21 @@ package overhead_test
 import (
 	"fmt"
 	"log"
-	"path/filepath"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/overhead"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // SCALEA's overhead analysis of an MPI program at 1 and 2 processes: the
 // total overhead T_o(2) = T(2) − T_s/2, split into the identified
-// categories and the unidentified rest.
+// categories and the unidentified rest. The program is the demo's
+// (synth.DemoMPI), whose every overhead is known.
 func ExampleAnalyze() {
-	dir := filepath.Join("..", "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile")
 	var trials []*drg.Trial
-	for _, f := range []string{"0", "1"} {
-		t, err := reader.Read(filepath.Join(dir, f), "")
+	for _, p := range []int{1, 2} {
+		t, err := synth.DemoMPI.Generate(p, fmt.Sprintf("mpi-np%d", p))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -37,13 +36,14 @@ func ExampleAnalyze() {
 		fmt.Printf("p=%g T_p=%g us T_o=%g us identified=%g us unidentified=%g us\n", tot.Num("p", i), tot.Num("t_p", i),
 			tot.Num("t_o", i), tot.Num("identified", i), tot.Num("unidentified", i))
 	}
-	// T(1) = 4453569 us, of which 3198 us in MPI: T_s = 4450371 us, the
-	// useful work of the 1-process run, whose own T_o is its MPI time.
-	// T(2) = 4434717.5 us (the mean of the ranks' ".TAU application"
-	// inclusive times), so T_o(2) = 4434717.5 − 4450371/2 = 2209532 us;
-	// identified + unidentified = T_o exactly.
+	// In µs: T(1) = 5e4 (MPI_Init and MPI_Finalize) + 4e5 (serial setup) +
+	// 1e5 (replicated) + 16e6 (work) = 16.55e6 and T_s = 16.5e6, so T_o(1)
+	// is the 5e4 of MPI control. T(2) = 5e4 + 4e5 + 1e5 + 8.8e6 (the
+	// slower rank's share, 8e6·1.1) + 2e4 (one exchange) = 9.37e6, so
+	// T_o(2) = 9.37e6 − 16.5e6/2 = 1.12e6, all of it in categories
+	// (see synth.OverheadSpec.Overheads): nothing is unidentified.
 
 	// Output:
-	// p=1 T_p=4.453569e+06 us T_o=3198 us identified=3198 us unidentified=0 us
-	// p=2 T_p=4.4347175e+06 us T_o=2.209532e+06 us identified=2.207993e+06 us unidentified=1539 us
+	// p=1 T_p=1.655e+07 us T_o=50000 us identified=50000 us unidentified=0 us
+	// p=2 T_p=9.37e+06 us T_o=1.12e+06 us identified=1.12e+06 us unidentified=0 us
 }

@@ -189,7 +189,7 @@ func (o *Regress) gatherRuns(ctx context.Context, db *store.DB, ids []int64, cac
 			trials[i], k = fresh[k], k+1
 		}
 	}
-	nameSeries(trials, ids)
+	nameApart(trials, ids)
 	vals, err := o.orderValues(trials, ids)
 	if err != nil {
 		return nil, err
@@ -219,20 +219,6 @@ func standIns(ctx context.Context, db *store.DB, ids []int64, cached map[int64]*
 		out[ti.ID] = &drg.Trial{Name: ti.Name, Metadata: meta}
 	}
 	return out, nil
-}
-
-// nameSeries tells apart trials of a series that share a name by their ids
-// ("name (trial 7)"), as a command line names them.
-func nameSeries(trials []*drg.Trial, ids []int64) {
-	count := map[string]int{}
-	for _, t := range trials {
-		count[t.Name]++
-	}
-	for i, t := range trials {
-		if count[t.Name] > 1 {
-			t.Name = fmt.Sprintf("%s (trial %d)", t.Name, ids[i])
-		}
-	}
 }
 
 // rankRuns reduces the new trials by the cached runs' metric (or, when

@@ -8,15 +8,17 @@ import (
 	"time"
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
-	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/report"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // Write an HTML report of two analyses of one trial: an index page and one
 // page per result, with the chart library in assets/ so that it opens
 // offline.
 func ExampleWrite() {
-	t, err := reader.Read(filepath.Join("..", "testdata", "real", "LLNL-hatchet", "tau-cpi-mpi"), "")
+	// A generated MPI program of 4 ranks and 8 regions (package synth).
+	t, err := synth.Generate(synth.Spec{Processes: 4, ThreadsPerProcess: 1, Regions: 8, Depth: 2, Metrics: 1,
+		Serial: 1e5, Parallel: 4e6, Imbalance: 0.2, Name: "mpi-4"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func ExampleWrite() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	index, err := report.Write(dir, []*analysis.Result{imb, reg}, report.Meta{Title: "cpi", Created: time.Now()})
+	index, err := report.Write(dir, []*analysis.Result{imb, reg}, report.Meta{Title: "mpi-4", Created: time.Now()})
 	if err != nil {
 		log.Fatal(err)
 	}

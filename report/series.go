@@ -1,6 +1,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 )
 
@@ -37,11 +39,15 @@ func pick(v []float64, rows []int) []float64 {
 // against p.
 func multiRegionCharts(res *analysis.Result) []Chart {
 	t := res.Table("regions")
-	if t == nil || t.NumRows() == 0 || !hasCols(t, "region", "p", "exclusive") {
+	x := "p"
+	if t != nil && t.Col("x") != nil { // --by: a property, not p
+		x = "x"
+	}
+	if t == nil || t.NumRows() == 0 || !hasCols(t, "region", x, "exclusive") {
 		return nil
 	}
 	keys, rows := groupRows(t, "region")
-	p, ex := nums(t, "p"), nums(t, "exclusive")
+	p, ex := nums(t, x), nums(t, "exclusive")
 	var series []lineSeries
 	var drawn []int
 	for _, k := range keys {
@@ -50,9 +56,18 @@ func multiRegionCharts(res *analysis.Result) []Chart {
 	}
 	return []Chart{{
 		Title: "Exclusive " + res.Metric + " per region across the experiments",
-		Chart: lineChart("Regions across experiments", withUnit("exclusive", unitOf(t, "exclusive")), nil, series),
-		Table: subTable(t, "The numbers drawn", drawn, "region", "experiment", "p", "exclusive", "exclusive_percent"),
+		Chart: lineChartXY("Regions across experiments", axisName(res, x), withUnit("exclusive", unitOf(t, "exclusive")), nil, series),
+		Table: subTable(t, "The numbers drawn", drawn, "region", "experiment", x, "exclusive", "exclusive_percent"),
 	}}
+}
+
+// axisName names a multiregion chart's x axis: p, or the property of --by
+// (its values' rank when they are not numbers).
+func axisName(res *analysis.Result, x string) string {
+	if x == "p" {
+		return "p"
+	}
+	return strings.TrimPrefix(res.Params["by"], "meta:")
 }
 
 // multiSetCharts draws one line per set of its speedup against x.

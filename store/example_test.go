@@ -10,6 +10,7 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg/reader"
 	"github.com/taudb-analyze/taudb-analyze/store"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // Load a TAU profile folder into an embedded TAUdb, read it back, run an
@@ -33,11 +34,15 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	t, err := reader.Read(filepath.Join("..", "testdata", "real", "LLNL-hatchet", "tau-cpi-mpi"), "")
+	// The demo's 4-rank MPI run as TAU profiles (taudb-analyze synth --demo).
+	if err := synth.WriteDemo(filepath.Join(dir, "demo")); err != nil {
+		log.Fatal(err)
+	}
+	t, err := reader.Read(filepath.Join(dir, "demo", "mpi", "p4"), "")
 	if err != nil {
 		log.Fatal(err)
 	}
-	id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: "cpi-4", Application: "cpi"})
+	id, err := db.SaveTrial(ctx, t, store.SaveOptions{Name: "mpi-4", Application: "demo"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,6 +66,6 @@ func Example() {
 	}
 	fmt.Printf("result %d: %s of %s, %d tables\n", rid, again.Analysis, again.Trial, len(again.Tables))
 	// Output:
-	// trial 1 "cpi-4": 4 threads, 12 regions
-	// result 1: imbalance of cpi-4, 3 tables
+	// trial 1 "mpi-4": 4 threads, 8 regions
+	// result 1: imbalance of mpi-4, 3 tables
 }

@@ -21,8 +21,8 @@ type realTrial struct {
 }
 
 // realTrials reads every trial of the test data that is present: the
-// profile folders and packed/XML files of realdata (testdata/real, then the
-// shared folder) and the snapshot XML of testdata/snapshots (rel
+// profile folders and packed/XML files of realdata (the shared real-data
+// folder) and the hand-made snapshot XML of testdata/snapshots (rel
 // "snapshots").
 func realTrials(t testing.TB) []realTrial {
 	t.Helper()

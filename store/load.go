@@ -153,6 +153,9 @@ type loader struct {
 	d       Dialect
 }
 
+// loadTrial is LoadTrial inside a read transaction: the trial row, the
+// threads (which make the builder), the metrics, every table of values and
+// metadata, then the finished trial with its long names and snapshots.
 func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
 	var name string
 	var ds int
@@ -167,10 +170,42 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
 	}
 	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
+	if err := l.readThreads(ctx); err != nil {
+		return nil, err
+	}
+	derived, err := l.readMetrics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	series, err := l.readData(ctx)
+	if err != nil {
+		return nil, err
+	}
+	src := drg.Source{Format: formatOfSource(ds), Path: fmt.Sprintf("%s#trial=%d", display, id), DataSource: ds}
+	t, err := l.b.Finish(name, src)
+	if err != nil {
+		return nil, err
+	}
+	for i := range derived {
+		if i < len(t.Metrics) {
+			t.Metrics[i].Derived = derived[i]
+		}
+	}
+	// The trial keeps the short names TAUdb holds; the full ones go back
+	// to LongNames, as the trial had them when saved.
+	if t.LongNames, err = readLongNames(ctx, r, d, id); err != nil {
+		return nil, err
+	}
+	l.addSeries(t, series)
+	return t, nil
+}
 
+// readThreads reads the trial's real threads and makes the builder of
+// their columns.
+func (l *loader) readThreads(ctx context.Context) error {
 	var threadRows []int64
 	var ids []drg.ThreadID
-	if err := r.query(ctx, loadThreadsQuery, func(scan func(...any) error) error {
+	if err := l.r.query(ctx, loadThreadsQuery, func(scan func(...any) error) error {
 		var row int64
 		var tid drg.ThreadID
 		if err := scan(&row, &tid.Node, &tid.Context, &tid.Thread); err != nil {
@@ -179,21 +214,26 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		threadRows = append(threadRows, row)
 		ids = append(ids, tid)
 		return nil
-	}, id); err != nil {
-		return nil, fmt.Errorf("read thread: %w", err)
+	}, l.id); err != nil {
+		return fmt.Errorf("read thread: %w", err)
 	}
 	b, err := drg.NewBuilder(ids)
 	if err != nil {
-		return nil, fmt.Errorf("threads: %w", err)
+		return fmt.Errorf("threads: %w", err)
 	}
 	b.AggregateMetadata = false
 	l.b = b
 	for i, row := range threadRows {
 		l.threads[row] = b.Column(ids[i])
 	}
+	return nil
+}
 
+// readMetrics adds the trial's metrics to the builder in id order and
+// returns whether each is derived.
+func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
 	var derived []bool
-	if err := r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
+	if err := l.r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
 		var row int64
 		var name string
 		var d bool
@@ -203,14 +243,21 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		if len(l.metrics) == 0 {
 			l.first = row
 		}
-		l.metrics[row] = b.Metric(name)
+		l.metrics[row] = l.b.Metric(name)
 		derived = append(derived, d)
 		return nil
-	}, id); err != nil {
+	}, l.id); err != nil {
 		return nil, fmt.Errorf("read metric: %w", err)
 	}
+	return derived, nil
+}
 
-	if l.calls, err = readCallRange(ctx, r, d, id); err != nil {
+// readData reads the call-data id range, the nodes, values, exact counts,
+// counters and metadata into the builder, and returns the earlier
+// snapshots.
+func (l *loader) readData(ctx context.Context) ([]snapshotRow, error) {
+	var err error
+	if l.calls, err = readCallRange(ctx, l.r, l.d, l.id); err != nil {
 		return nil, err
 	}
 	if err := l.readNodes(ctx); err != nil {
@@ -229,28 +276,13 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 	if err != nil {
 		return nil, err
 	}
-	series, err := l.readSnapshots(ctx, snaps)
-	if err != nil {
-		return nil, err
-	}
+	return l.readSnapshots(ctx, snaps)
+}
 
-	src := drg.Source{Format: formatOfSource(ds), Path: fmt.Sprintf("%s#trial=%d", display, id), DataSource: ds}
-	t, err := b.Finish(name, src)
-	if err != nil {
-		return nil, err
-	}
-	for i := range derived {
-		if i < len(t.Metrics) {
-			t.Metrics[i].Derived = derived[i]
-		}
-	}
-	// The trial keeps the short names TAUdb holds; the full ones go back
-	// to LongNames, as the trial had them when saved.
-	if t.LongNames, err = readLongNames(ctx, r, d, id); err != nil {
-		return nil, err
-	}
-	// Finish may renumber nodes (a throttled parent folded into its twin):
-	// the snapshots name their nodes by name, resolved now.
+// addSeries gives the finished trial t its earlier snapshots. Finish may
+// renumber nodes (a throttled parent folded into its twin): the snapshots
+// name their nodes by name, resolved now.
+func (l *loader) addSeries(t *drg.Trial, series []snapshotRow) {
 	index := make(map[string]int, len(t.Nodes))
 	for i, n := range t.Nodes {
 		index[n.Name] = i
@@ -263,7 +295,6 @@ func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display strin
 		}
 		t.Series = append(t.Series, out)
 	}
-	return t, nil
 }
 
 // readNodes reads the timers, their groups and the callpath rows, and adds

@@ -32,12 +32,12 @@ var sqlBuildAllowed = map[string]string{
 	"store/storetest/storetest.go:NewPostgresSchema": "the schema name is taudb_test_ and 16 random hex digits made by the function itself",
 	"store/storetest/storetest.go:Counts":            "table names come from the database's own catalog, quoted",
 	// The benchmark driver works on private databases it creates itself.
-	"scripts/benchtool/fetch.go:(*bench).fetch":       "no SQL is built: the row's note mentions COPY TO in words",
-	"scripts/benchtool/fetch.go:copyTo":               "COPY takes no parameters: store.TrialQueries gives LoadTrial's constant queries and settings with the trial id and id range, int64s formatted by strconv, in place of $1 and $2",
-	"scripts/benchtool/postgres.go:(*bench).postgres": "table names come from the benchmark database's own catalog (foreign keys of TAUdb's schema); CSV paths are made by the driver in its temporary folder",
-	"scripts/benchtool/postgres.go:checkEmpty":        "table names come from the benchmark database's own catalog",
-	"scripts/benchtool/sqlite.go:(*bench).sqlite":     "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
-	"scripts/benchtool/sqlite.go:countRows":           "table names come from the benchmark database's own catalog",
+	"scripts/benchtool/fetch.go:(*bench).fetch":    "no SQL is built: the row's note mentions COPY TO in words",
+	"scripts/benchtool/fetch.go:copyTo":            "COPY takes no parameters: store.TrialQueries gives LoadTrial's constant queries and settings with the trial id and id range, int64s formatted by strconv, in place of $1 and $2",
+	"scripts/benchtool/postgres.go:exportTrialCSV": "table names come from the benchmark database's own catalog (foreign keys of TAUdb's schema); CSV paths are made by the driver in its temporary folder",
+	"scripts/benchtool/postgres.go:checkEmpty":     "table names come from the benchmark database's own catalog",
+	"scripts/benchtool/sqlite.go:sqliteScripts":    "table and column names come from the benchmark database's own catalog; CSV paths are made by the driver in its temporary folder",
+	"scripts/benchtool/sqlite.go:countRows":        "table names come from the benchmark database's own catalog",
 }
 
 // sqlBuild is one place that builds SQL text from a non-constant value.

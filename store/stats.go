@@ -147,55 +147,18 @@ func (db *DB) Stats(ctx context.Context, id int64, metric string) (*TrialStats, 
 	return out, nil
 }
 
+// readStats is Stats inside a read transaction: the trial's name, the
+// metric picked, then the derived rows and thread counts of every node.
 func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string) (*TrialStats, error) {
 	out := &TrialStats{Trial: id}
-	found := false
-	if err := r.query(ctx, `SELECT COALESCE(name, '') FROM trial WHERE id = $1`, func(scan func(...any) error) error {
-		found = true
-		return scan(&out.Name)
-	}, id); err != nil {
-		return nil, fmt.Errorf("read trial: %w", err)
+	if err := readTrialName(ctx, r, id, &out.Name); err != nil {
+		return nil, err
 	}
-	if !found {
-		return nil, fmt.Errorf("%w: %d", ErrNoTrial, id)
+	metricID, name, err := pickStatsMetric(ctx, r, id, metric)
+	if err != nil {
+		return nil, err
 	}
-	type metricRow struct {
-		id   int64
-		name string
-	}
-	var metrics []metricRow
-	if err := r.query(ctx, `SELECT id, name FROM metric WHERE trial = $1 ORDER BY id`, func(scan func(...any) error) error {
-		var m metricRow
-		if err := scan(&m.id, &m.name); err != nil {
-			return err
-		}
-		metrics = append(metrics, m)
-		return nil
-	}, id); err != nil {
-		return nil, fmt.Errorf("read metric: %w", err)
-	}
-	if len(metrics) == 0 {
-		return nil, fmt.Errorf("the trial has no metric")
-	}
-	pick := -1
-	for i, m := range metrics {
-		if (metric != "" && m.name == metric) || (metric == "" && (drg.Metric{Name: m.name}).IsTime()) {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		if metric != "" {
-			names := make([]string, len(metrics))
-			for i, m := range metrics {
-				names[i] = m.name
-			}
-			return nil, fmt.Errorf("no metric %q in the trial (it has %s)", metric, strings.Join(names, ", "))
-		}
-		pick = 0
-	}
-	out.Metric = metrics[pick].name
-
+	out.Metric = name
 	rows, names, err := readCallpaths(ctx, r, d, id)
 	if err != nil {
 		return nil, err
@@ -210,9 +173,79 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 	if err != nil {
 		return nil, err
 	}
-	has := make([]bool, len(rows))
+	has, err := readDerivedRows(ctx, r, id, metricID, at, nodes)
+	if err != nil {
+		return nil, err
+	}
+	if err := readThreadCounts(ctx, r, d, id, calls, at, nodes); err != nil {
+		return nil, err
+	}
+	out.Nodes, err = completeStats(ctx, r, id, metricID, calls, nodes, has)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readTrialName sets *name to trial id's name, or says that there is no
+// such trial (ErrNoTrial).
+func readTrialName(ctx context.Context, r runner, id int64, name *string) error {
+	found := false
+	if err := r.query(ctx, `SELECT COALESCE(name, '') FROM trial WHERE id = $1`, func(scan func(...any) error) error {
+		found = true
+		return scan(name)
+	}, id); err != nil {
+		return fmt.Errorf("read trial: %w", err)
+	}
+	if !found {
+		return fmt.Errorf("%w: %d", ErrNoTrial, id)
+	}
+	return nil
+}
+
+// pickStatsMetric returns the id and name of the trial's metric named
+// metric, or, when metric is empty, of its first time metric (else its
+// first metric).
+func pickStatsMetric(ctx context.Context, r runner, id int64, metric string) (int64, string, error) {
+	type metricRow struct {
+		id   int64
+		name string
+	}
+	var metrics []metricRow
+	if err := r.query(ctx, `SELECT id, name FROM metric WHERE trial = $1 ORDER BY id`, func(scan func(...any) error) error {
+		var m metricRow
+		if err := scan(&m.id, &m.name); err != nil {
+			return err
+		}
+		metrics = append(metrics, m)
+		return nil
+	}, id); err != nil {
+		return 0, "", fmt.Errorf("read metric: %w", err)
+	}
+	if len(metrics) == 0 {
+		return 0, "", fmt.Errorf("the trial has no metric")
+	}
+	for _, m := range metrics {
+		if (metric != "" && m.name == metric) || (metric == "" && (drg.Metric{Name: m.name}).IsTime()) {
+			return m.id, m.name, nil
+		}
+	}
+	if metric != "" {
+		names := make([]string, len(metrics))
+		for i, m := range metrics {
+			names[i] = m.name
+		}
+		return 0, "", fmt.Errorf("no metric %q in the trial (it has %s)", metric, strings.Join(names, ", "))
+	}
+	return metrics[0].id, metrics[0].name, nil
+}
+
+// readDerivedRows sets the derived threads' values of metric on nodes (at
+// maps a callpath id to its node) and says which nodes have any.
+func readDerivedRows(ctx context.Context, r runner, id, metric int64, at map[int64]int, nodes []NodeStats) ([]bool, error) {
+	has := make([]bool, len(nodes))
 	var cp, code int64
-	err = r.query(ctx, statsQuery, func(scan func(...any) error) error {
+	err := r.query(ctx, statsQuery, func(scan func(...any) error) error {
 		v := &StatValue{}
 		if err := scan(&cp, &code, &v.Calls, &v.Subroutines, &v.Inclusive, &v.Exclusive,
 			&v.InclusivePercent, &v.ExclusivePercent, &v.SumExclusiveSquared); err != nil {
@@ -223,11 +256,17 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 			has[i] = true
 		}
 		return nil
-	}, id, metrics[pick].id)
+	}, id, metric)
 	if err != nil {
 		return nil, fmt.Errorf("read the derived threads' timer_value: %w", err)
 	}
-	var n int64
+	return has, nil
+}
+
+// readThreadCounts sets each node's number of real threads with a
+// timer_call_data row, reading the trial's id range calls.
+func readThreadCounts(ctx context.Context, r runner, d Dialect, id int64, calls callRange, at map[int64]int, nodes []NodeStats) error {
+	var cp, n int64
 	count := func() error {
 		return r.query(ctx, statsCountQuery, func(scan func(...any) error) error {
 			if err := scan(&cp, &n); err != nil {
@@ -239,15 +278,10 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 			return nil
 		}, id, calls.First, calls.Last)
 	}
-	err = withPlan(ctx, r, d, pinCountPlan, count)
-	if err != nil {
-		return nil, fmt.Errorf("count the threads' timer_call_data: %w", err)
+	if err := withPlan(ctx, r, d, pinCountPlan, count); err != nil {
+		return fmt.Errorf("count the threads' timer_call_data: %w", err)
 	}
-	out.Nodes, err = completeStats(ctx, r, id, metrics[pick].id, calls, nodes, has)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return nil
 }
 
 // completeStats keeps the nodes that have derived rows (has) and fills in

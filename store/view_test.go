@@ -9,27 +9,28 @@ import (
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/reader"
-	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 	"github.com/taudb-analyze/taudb-analyze/store"
 	"github.com/taudb-analyze/taudb-analyze/store/storetest"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
-// viewFixture is one trial the TAUdb view tests load, with its attributes.
+// viewFixture is one trial the TAUdb view tests load, with its attributes:
+// a generated trial of ranks processes.
 type viewFixture struct {
-	rel, name, app, exp string
+	ranks          int
+	name, app, exp string
 }
 
-// viewFixtures are the 8 east02 matmult trials (1 to 8 ranks), tau-cpi-mpi
-// and wrap, under three applications.
+// viewFixtures are a matmult series of 1 to 8 ranks, a cpi run of 4 ranks
+// and a wrap run of 2, under three applications.
 func viewFixtures() []viewFixture {
 	var out []viewFixture
 	for i := range 8 {
-		out = append(out, viewFixture{fmt.Sprintf("ParaToolsInc-taucmdr/jupyter/east02-mm-profile/%d", i), fmt.Sprintf("mm-%d", i+1), "matmult", "scaling"})
+		out = append(out, viewFixture{i + 1, fmt.Sprintf("mm-%d", i+1), "matmult", "scaling"})
 	}
 	return append(out,
-		viewFixture{"LLNL-hatchet/tau-cpi-mpi", "cpi", "cpi", "run"},
-		viewFixture{"UO-OACISS-tau2/examples/wrap", "wrap", "wrap", "run"})
+		viewFixture{4, "cpi", "cpi", "run"},
+		viewFixture{2, "wrap", "wrap", "run"})
 }
 
 // TestTAUdbViewSelection creates views by application, by thread count,
@@ -39,7 +40,8 @@ func TestTAUdbViewSelection(t *testing.T) {
 	var trials []*drg.Trial
 	fx := viewFixtures()
 	for _, f := range fx {
-		tr, err := reader.Read(realdata.Real(t, f.rel), "")
+		tr, err := synth.Generate(synth.Spec{Processes: f.ranks, ThreadsPerProcess: 1, Regions: 3, Depth: 2, Metrics: 1,
+			Serial: 1e4, Parallel: 1e6, Name: f.name})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -120,7 +120,7 @@ func TestInspectTable(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	path := filepath.Join(demoData(t), "mpi", "p4")
 	for _, c := range []struct {
 		args []string
 		code int

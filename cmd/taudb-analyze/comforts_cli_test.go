@@ -47,7 +47,7 @@ func TestShellCompletion(t *testing.T) {
 		}
 	}
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
-	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	path := filepath.Join(demoData(t), "mpi", "p4") // 4 ranks
 	ok(t, nil, "--db", db, "load", "-n", "cpi-a", path)
 	ok(t, nil, "--db", db, "load", "-n", "cpi-b", path)
 	r := ok(t, nil, "--db", db, "__complete", "imbalance", "--trial", "cpi")
@@ -76,8 +76,8 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Skip("no script(1) to give the binary a terminal")
 	}
-	dir := filepath.Join(realdata.Root(), "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile")
-	paths := []string{filepath.Join(dir, "0"), filepath.Join(dir, "1"), filepath.Join(dir, "2")}
+	dir := filepath.Join(demoData(t), "mpi")
+	paths := []string{filepath.Join(dir, "p1"), filepath.Join(dir, "p2"), filepath.Join(dir, "p4")}
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
 	cmdline := binary + " --db " + db + " load -n tty " + strings.Join(paths, " ")
 	out, err := exec.Command(script, "-qec", cmdline, "/dev/null").CombinedOutput()
@@ -102,13 +102,13 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 // which ones and how to choose (exit 2).
 func TestShortestCommandsUseTheDatabase(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
-	dir := filepath.Join(realdata.Root(), "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile")
-	ok(t, nil, "--db", db, "load", "-q", "-n", "mm", "-a", "matmult", filepath.Join(dir, "0"), filepath.Join(dir, "3"))
+	dir := filepath.Join(demoData(t), "mpi")
+	ok(t, nil, "--db", db, "load", "-q", "-n", "mm", "-a", "matmult", filepath.Join(dir, "p1"), filepath.Join(dir, "p4"))
 	r := ok(t, nil, "--db", db, "--format", "csv", "speedup", "--no-save")
 	if !strings.Contains(r.stderr, "using all 2 trials of the database (application \"matmult\")") || strings.Count(r.stdout, "\n") != 3 {
 		t.Errorf("speedup with no selection:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 	}
-	ok(t, nil, "--db", db, "load", "-q", "-n", "cpi", "-a", "cpi", realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi"))
+	ok(t, nil, "--db", db, "load", "-q", "-n", "cpi", "-a", "cpi", filepath.Join(dir, "p2"))
 	r = cli(t, nil, "--db", db, "speedup", "--no-save")
 	want := `taudb-analyze: the database holds trials of 2 applications ("matmult", "cpi"): choose the trials with --trials T1,T2,..., --where EXPR (e.g. --where 'application == "matmult"') or --view NAME|ID`
 	if r.code != 2 || strings.TrimSpace(r.stderr) != want {
@@ -123,7 +123,7 @@ func TestShortestCommandsUseTheDatabase(t *testing.T) {
 // prints nothing but the result, and the result on stdout is the same.
 func TestQuietAndVerbose(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "taudb.db")
-	path := realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi")
+	path := filepath.Join(demoData(t), "mpi", "p4")
 	v := ok(t, nil, "--db", db, "-v", "load", "-n", "cpi", path)
 	for _, want := range []string{"· database " + db + " (sqlite)", "· read " + path + " (profile) in ", "· saved it in ", `loaded ` + path + ` as trial 1 "cpi"`} {
 		if !strings.Contains(v.stderr, want) {

@@ -25,7 +25,7 @@ and the trial metadata.
 PATH is a folder of profile.N.C.T files (or of MULTI__<metric> folders), a
 ParaProf .ppk file, or TAU XML (tauprofile.xml, .xml.gz, snapshot files);
 the format is detected unless -f says it.`,
-		Example: `  taudb-analyze inspect testdata/real/LLNL-hatchet/tau-cpi-mpi
+		Example: `  taudb-analyze inspect testdata/generated/mpi/p4
   taudb-analyze inspect --format json run.ppk`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {

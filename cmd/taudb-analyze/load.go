@@ -65,7 +65,7 @@ read or save, none is stored, and the load can simply be run again.
 
 It prints the id of each new trial, one a line (with --format json, one
 JSON array describing them). An embedded database without schema gets one.`,
-		Example: `  taudb-analyze load -n cpi-4 -a cpi -x scaling testdata/real/LLNL-hatchet/tau-cpi-mpi
+		Example: `  taudb-analyze load -n mpi-4 -a demo -x scaling testdata/generated/mpi/p4
   taudb-analyze load -n run -a mm run1/ run2/ run3.ppk      # trials run-1, run-2, run-3
   taudb-analyze load --reuse -n run run1/ run2/ run3.ppk run4/   # loads run4/ only
   taudb-analyze load -n mm --name-by p runs/*/                # trials mm-p1, mm-p2, mm-p4, ...

@@ -266,7 +266,7 @@ func TestOverheadAndClusteringStudies(t *testing.T) {
 // behind.
 func TestStudyBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	mm := filepath.Join(realdata.Root(), "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile", "0")
+	mm := filepath.Join(demoData(t), "mpi", "p1")
 	cases := []struct {
 		name, text, want string
 	}{
@@ -314,7 +314,7 @@ func TestStudyBadFiles(t *testing.T) {
 // must exist; the study fails at that line before loading anything.
 func TestStudyTrialNotInDatabase(t *testing.T) {
 	dir := t.TempDir()
-	mm := filepath.Join(realdata.Root(), "testdata", "real", "ParaToolsInc-taucmdr", "jupyter", "east02-mm-profile", "0")
+	mm := filepath.Join(demoData(t), "mpi", "p1")
 	file := filepath.Join(dir, "s.yaml")
 	text := "trials:\n  - name: a\n    path: " + mm + "\n  - name: ghost\nanalyses:\n  - run: speedup\n"
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {

@@ -30,7 +30,7 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkReadBytes only reads matmult.ppk and decompresses it to
 // io.Discard: the floor that BenchmarkDecode compares with.
 func BenchmarkReadBytes(b *testing.B) {
-	path := filepath.Join(dataDir, benchFile)
+	path := filepath.Join(dataDir(b), benchFile)
 	data := readFile(b, benchFile)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

@@ -498,6 +498,21 @@ func (p *payload) header(d *decoder) error {
 
 // definitions reads the metric, group, function and user-event tables.
 func (p *payload) definitions(d *decoder) error {
+	if err := p.metricTable(d); err != nil {
+		return err
+	}
+	groups, err := groupTable(d)
+	if err != nil {
+		return err
+	}
+	if err := p.functionTable(d, groups); err != nil {
+		return err
+	}
+	return p.userEventTable(d)
+}
+
+// metricTable reads the metric names: at least one, none twice.
+func (p *payload) metricTable(d *decoder) error {
 	at := d.off
 	n, err := d.count("metric", 2)
 	if err != nil {
@@ -520,21 +535,30 @@ func (p *payload) definitions(d *decoder) error {
 		seen[m] = at
 		p.metrics = append(p.metrics, m)
 	}
+	return nil
+}
 
-	n, err = d.count("group", 2)
+// groupTable reads the group names, which functions refer to by index.
+func groupTable(d *decoder) ([]string, error) {
+	n, err := d.count("group", 2)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	groups := make([]string, 0, n)
 	for range n {
 		g, err := d.utf("group name")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		groups = append(groups, g)
 	}
+	return groups, nil
+}
 
-	n, err = d.count("function", 6)
+// functionTable reads the functions: a name and group ids into groups,
+// joined with "|" as TAU writes them.
+func (p *payload) functionTable(d *decoder, groups []string) error {
+	n, err := d.count("function", 6)
 	if err != nil {
 		return err
 	}
@@ -567,8 +591,12 @@ func (p *payload) definitions(d *decoder) error {
 		}
 		p.functions = append(p.functions, function{name: name, groups: joined})
 	}
+	return nil
+}
 
-	n, err = d.count("user event", 2)
+// userEventTable reads the user event names.
+func (p *payload) userEventTable(d *decoder) error {
+	n, err := d.count("user event", 2)
 	if err != nil {
 		return err
 	}
@@ -670,44 +698,15 @@ func (p *payload) i32(off int) int {
 
 // build feeds the checked payload to a drg.Builder and finishes the trial.
 func (p *payload) build(name string) (*drg.Trial, error) {
-	ids := make([]drg.ThreadID, 0, len(p.threads)+len(p.threadMeta))
-	have := make(map[drg.ThreadID]bool, cap(ids))
-	for _, r := range p.threads {
-		have[r.id] = true
-		ids = append(ids, r.id)
-	}
-	// A thread that has metadata but no profiles is still a thread of the
-	// trial, as in ParaProf.
-	for _, m := range p.threadMeta {
-		if !have[m.id] {
-			have[m.id] = true
-			ids = append(ids, m.id)
-		}
-	}
+	ids := p.threadIDs()
 	b, err := drg.NewBuilder(ids)
 	if err != nil {
 		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
 	}
 	b.AggregateMetadata = false
-	for i := 0; i < len(p.trialMeta); i += 2 {
-		b.TrialMetadata(p.trialMeta[i], p.trialMeta[i+1])
-	}
-	for _, m := range p.threadMeta {
-		col := b.Column(m.id)
-		for i := 0; i < len(m.kv); i += 2 {
-			b.ThreadMetadata(col, m.kv[i], m.kv[i+1], false)
-		}
-	}
-
-	var fps, ueps int64
-	for _, r := range p.threads {
-		fps, ueps = fps+int64(r.nFP), ueps+int64(r.nUEP)
-	}
-	if err := drg.CheckDensity("functions", len(p.functions), len(ids), fps); err != nil {
-		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
-	}
-	if err := drg.CheckDensity("user events", len(p.userEvents), len(ids), ueps); err != nil {
-		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	p.addMetadata(b)
+	if err := p.checkDensity(len(ids)); err != nil {
+		return nil, err
 	}
 	// Nodes before metrics: the builder then allocates each metric's
 	// columns once, at their full size, instead of growing them per node.
@@ -726,7 +725,68 @@ func (p *payload) build(name string) (*drg.Trial, error) {
 	for i, u := range p.userEvents {
 		counter[i] = b.Counter(u)
 	}
+	p.addProfiles(b, node, metric, counter)
+	if extra := len(p.buf) - p.end; extra > 0 {
+		b.Warn("%s: %d bytes after the last thread record (offset %d) ignored", p.path, extra, p.end)
+	}
+	t, err := b.Finish(name, drg.Source{Format: "ppk", Path: p.path, DataSource: 0})
+	if err != nil {
+		return nil, &Error{Path: p.path, Offset: int64(p.end), Err: err}
+	}
+	return t, nil
+}
 
+// threadIDs lists the trial's threads: those with profiles, then those
+// that have metadata but no profiles (still threads of the trial, as in
+// ParaProf).
+func (p *payload) threadIDs() []drg.ThreadID {
+	ids := make([]drg.ThreadID, 0, len(p.threads)+len(p.threadMeta))
+	have := make(map[drg.ThreadID]bool, cap(ids))
+	for _, r := range p.threads {
+		have[r.id] = true
+		ids = append(ids, r.id)
+	}
+	for _, m := range p.threadMeta {
+		if !have[m.id] {
+			have[m.id] = true
+			ids = append(ids, m.id)
+		}
+	}
+	return ids
+}
+
+// addMetadata gives b the trial's and the threads' metadata.
+func (p *payload) addMetadata(b *drg.Builder) {
+	for i := 0; i < len(p.trialMeta); i += 2 {
+		b.TrialMetadata(p.trialMeta[i], p.trialMeta[i+1])
+	}
+	for _, m := range p.threadMeta {
+		col := b.Column(m.id)
+		for i := 0; i < len(m.kv); i += 2 {
+			b.ThreadMetadata(col, m.kv[i], m.kv[i+1], false)
+		}
+	}
+}
+
+// checkDensity refuses a payload whose profiles are too sparse for the
+// dense model of threads threads (drg.CheckDensity).
+func (p *payload) checkDensity(threads int) error {
+	var fps, ueps int64
+	for _, r := range p.threads {
+		fps, ueps = fps+int64(r.nFP), ueps+int64(r.nUEP)
+	}
+	if err := drg.CheckDensity("functions", len(p.functions), threads, fps); err != nil {
+		return &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
+	if err := drg.CheckDensity("user events", len(p.userEvents), threads, ueps); err != nil {
+		return &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+	}
+	return nil
+}
+
+// addProfiles gives b every thread's function and user-event profiles;
+// node, metric and counter map the payload's indexes to the builder's.
+func (p *payload) addProfiles(b *drg.Builder, node, metric, counter []int) {
 	fpSize := fpFixed + 16*len(p.metrics)
 	for _, r := range p.threads {
 		col := b.Column(r.id)
@@ -749,12 +809,4 @@ func (p *payload) build(name string) (*drg.Trial, error) {
 			})
 		}
 	}
-	if extra := len(p.buf) - p.end; extra > 0 {
-		b.Warn("%s: %d bytes after the last thread record (offset %d) ignored", p.path, extra, p.end)
-	}
-	t, err := b.Finish(name, drg.Source{Format: "ppk", Path: p.path, DataSource: 0})
-	if err != nil {
-		return nil, &Error{Path: p.path, Offset: int64(p.end), Err: err}
-	}
-	return t, nil
 }

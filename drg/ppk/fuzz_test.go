@@ -6,18 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // FuzzDecode decodes arbitrary bytes: Decode must return a trial or an
 // *Error naming the file and an offset, and never panic. Detect must not
-// panic either. The seeds are the real files (gzip and raw payload) and the
-// hand-made profiles, and a profile the writer made.
+// panic either. The seeds are the real files (gzip and raw payload, when
+// the shared data folder holds them), the hand-made profiles, and a profile
+// the writer made.
 func FuzzDecode(f *testing.F) {
-	for _, rf := range realFiles {
-		gz := readFile(f, rf.path)
-		f.Add(gz)
-		f.Add(gunzip(f, gz))
+	if _, ok := realdata.Find(dataRel); ok {
+		for _, rf := range realFiles {
+			gz := readFile(f, rf.path)
+			f.Add(gz)
+			f.Add(gunzip(f, gz))
+		}
 	}
 	hand := handMade().encode()
 	f.Add(hand)

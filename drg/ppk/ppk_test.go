@@ -18,11 +18,21 @@ import (
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
-const dataDir = "../../testdata/real/UO-OACISS-tau2/perfexplorer"
+// dataRel is the folder of the real packed profiles under the shared
+// real-data folder (internal/realdata).
+const dataRel = "UO-OACISS-tau2/perfexplorer"
 
-// realFiles lists the real packed profiles in testdata/real/UO-OACISS-tau2/perfexplorer with the facts
+// dataDir returns the folder of the real packed profiles, skipping t when
+// the shared data folder does not hold it.
+func dataDir(t testing.TB) string {
+	t.Helper()
+	return realdata.Real(t, dataRel)
+}
+
+// realFiles lists the real packed profiles in dataRel with the facts
 // SOURCES.md (rows 6-8) and ppk.md §5 give about them.
 var realFiles = []struct {
 	path      string
@@ -46,7 +56,7 @@ var realFiles = []struct {
 // readFile returns a test file's bytes.
 func readFile(t testing.TB, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dataDir, rel))
+	b, err := os.ReadFile(filepath.Join(dataDir(t), rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +122,11 @@ func TestTestVector(t *testing.T) {
 		t.Fatalf("payload size %d, first bytes % x", len(payload), payload[:32])
 	}
 
-	tr, err := Reader{Path: filepath.Join(dataDir, "StackedBarChart/2.ppk")}.Read()
+	tr, err := Reader{Path: filepath.Join(dataDir(t), "StackedBarChart/2.ppk")}.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Name != "2" || tr.Source != (drg.Source{Format: "ppk", Path: filepath.Join(dataDir, "StackedBarChart/2.ppk"), DataSource: 0}) {
+	if tr.Name != "2" || tr.Source != (drg.Source{Format: "ppk", Path: filepath.Join(dataDir(t), "StackedBarChart/2.ppk"), DataSource: 0}) {
 		t.Errorf("name %q source %+v", tr.Name, tr.Source)
 	}
 	if len(tr.Warnings) != 0 {
@@ -265,7 +275,7 @@ func TestRealFiles(t *testing.T) {
 			if h := int(binary.BigEndian.Uint32(payload[14:])); h != f.h {
 				t.Errorf("H = %d, want %d", h, f.h)
 			}
-			tr, err := Reader{Path: filepath.Join(dataDir, f.path)}.Read()
+			tr, err := Reader{Path: filepath.Join(dataDir(t), f.path)}.Read()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -302,7 +312,7 @@ func TestRealFiles(t *testing.T) {
 				t.Errorf("warnings %q", tr.Warnings)
 			}
 			// The raw payload decodes to the same trial as the gzip file.
-			tr2, err := decodeBytes(payload, filepath.Join(dataDir, f.path))
+			tr2, err := decodeBytes(payload, filepath.Join(dataDir(t), f.path))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,7 +326,7 @@ func TestRealFiles(t *testing.T) {
 // TestMatmultDetails checks the parts of matmult.ppk that exercise the
 // callpath and derived-function handling.
 func TestMatmultDetails(t *testing.T) {
-	tr, err := Reader{Path: filepath.Join(dataDir, "HeatMapSamples/matmult.ppk")}.Read()
+	tr, err := Reader{Path: filepath.Join(dataDir(t), "HeatMapSamples/matmult.ppk")}.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,16 +534,28 @@ func checkErr(t *testing.T, err error, file string, parts ...string) {
 // with an error naming the file and the offset, and never panic.
 func TestTruncated(t *testing.T) {
 	hand := handMade().encode()
-	vector := readFile(t, "StackedBarChart/2.ppk")
-	for _, c := range []struct {
+	cases := []struct {
 		name string
 		data []byte
 	}{
 		{"hand.ppk", hand},
 		{"hand-gz.ppk", gzipBytes(hand)},
-		{"2.ppk", vector},
-		{"2-raw.ppk", gunzip(t, vector)},
-	} {
+	}
+	// The test vector of ppk.md, when the shared data folder holds it.
+	if p, ok := realdata.Find(dataRel + "/StackedBarChart/2.ppk"); ok {
+		vector, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name string
+			data []byte
+		}{"2.ppk", vector}, struct {
+			name string
+			data []byte
+		}{"2-raw.ppk", gunzip(t, vector)})
+	}
+	for _, c := range cases {
 		for n := 0; n < len(c.data); n++ {
 			_, err := decodeBytes(c.data[:n], c.name)
 			if err == nil {
@@ -667,10 +689,11 @@ func TestHugeCountsAllocateLittle(t *testing.T) {
 
 // TestReadErrors checks Reader.Read on a missing file and a directory.
 func TestReadErrors(t *testing.T) {
-	if _, err := (Reader{Path: filepath.Join(dataDir, "missing.ppk")}).Read(); err == nil || !strings.Contains(err.Error(), "missing.ppk") {
+	dir := t.TempDir()
+	if _, err := (Reader{Path: filepath.Join(dir, "missing.ppk")}).Read(); err == nil || !strings.Contains(err.Error(), "missing.ppk") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := (Reader{Path: dataDir}).Read(); err == nil || !strings.Contains(err.Error(), dataDir) {
+	if _, err := (Reader{Path: dir}).Read(); err == nil || !strings.Contains(err.Error(), dir) {
 		t.Errorf("directory: %v", err)
 	}
 }
@@ -678,7 +701,7 @@ func TestReadErrors(t *testing.T) {
 // TestDetect checks Detect on raw, gzip and foreign heads.
 func TestDetect(t *testing.T) {
 	hand := handMade().encode()
-	gz := readFile(t, "HeatMapSamples/matmult.ppk")
+	gz := writtenPPK(t) // a gzip packed profile as the writer makes it
 	for _, c := range []struct {
 		name string
 		head []byte

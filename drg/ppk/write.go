@@ -137,57 +137,80 @@ type layout struct {
 
 // plan checks t and prepares its layout.
 func plan(t *drg.Trial) (*layout, error) {
+	if err := checkShape(t); err != nil {
+		return nil, err
+	}
+	p := &layout{t: t}
+	if err := p.headerBlock(); err != nil {
+		return nil, err
+	}
+	if err := p.nameTables(); err != nil {
+		return nil, err
+	}
+	if err := checkSampleCounts(t); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkShape refuses a trial without threads or metrics, with counts a
+// Java int cannot hold, or whose columns do not match its sizes.
+func checkShape(t *drg.Trial) error {
 	if t == nil {
-		return nil, errors.New("no trial")
+		return errors.New("no trial")
 	}
 	nt, nn, nm, nc := len(t.Threads), len(t.Nodes), len(t.Metrics), len(t.Counters)
 	switch {
 	case nt == 0:
-		return nil, errors.New("trial has no thread")
+		return errors.New("trial has no thread")
 	case nm == 0:
-		return nil, errors.New("trial has no metric")
+		return errors.New("trial has no metric")
 	}
 	for _, c := range []struct {
 		what string
 		n    int
 	}{{"threads", nt}, {"nodes", nn}, {"metrics", nm}, {"user events", nc}, {"trial metadata keys", len(t.Metadata)}} {
 		if int64(c.n) > math.MaxInt32 {
-			return nil, fmt.Errorf("%d %s: more than a Java int counts", c.n, c.what)
+			return fmt.Errorf("%d %s: more than a Java int counts", c.n, c.what)
 		}
 	}
 	cells := nn * nt
 	if len(t.Values) != nm || len(t.Calls) != cells || len(t.Subroutines) != cells || t.Present.Len() < cells {
-		return nil, fmt.Errorf("trial's columns do not match %d nodes × %d threads and %d metrics", nn, nt, nm)
+		return fmt.Errorf("trial's columns do not match %d nodes × %d threads and %d metrics", nn, nt, nm)
 	}
 	for m, v := range t.Values {
 		if len(v.Inclusive) != cells || len(v.Exclusive) != cells {
-			return nil, fmt.Errorf("metric %q: %d inclusive and %d exclusive values for %d nodes × %d threads",
+			return fmt.Errorf("metric %q: %d inclusive and %d exclusive values for %d nodes × %d threads",
 				t.Metrics[m].Name, len(v.Inclusive), len(v.Exclusive), nn, nt)
 		}
 	}
 	if len(t.CounterValues) != nc*nt || t.CounterPresent.Len() < nc*nt {
-		return nil, fmt.Errorf("%d user-event values for %d user events × %d threads", len(t.CounterValues), nc, nt)
+		return fmt.Errorf("%d user-event values for %d user events × %d threads", len(t.CounterValues), nc, nt)
 	}
+	return nil
+}
 
-	p := &layout{t: t}
-	// The header block: reserved size, trial metadata, thread metadata.
+// headerBlock sorts the trial's and threads' metadata keys and sizes the
+// header block: reserved size, trial metadata, thread metadata.
+func (p *layout) headerBlock() error {
+	t := p.t
 	var err error
 	p.trialKeys = slices.SortedFunc(maps.Keys(t.Metadata), compareUTF16)
 	h := int64(4) // the reserved size
 	if h, err = metaSize(h, t.Metadata, p.trialKeys); err != nil {
-		return nil, fmt.Errorf("trial metadata: %w", err)
+		return fmt.Errorf("trial metadata: %w", err)
 	}
 	h += 4 // the thread count
-	p.threadKeys = make([][]string, nt)
+	p.threadKeys = make([][]string, len(t.Threads))
 	var keys []string
 	for i, th := range t.Threads {
 		for _, r := range [3]int{th.Node, th.Context, th.Thread} {
 			if r < 0 || r > math.MaxInt32 {
-				return nil, fmt.Errorf("thread %d.%d.%d: rank out of a Java int's range", th.Node, th.Context, th.Thread)
+				return fmt.Errorf("thread %d.%d.%d: rank out of a Java int's range", th.Node, th.Context, th.Thread)
 			}
 		}
 		if int64(len(th.Metadata)) > math.MaxInt32 {
-			return nil, fmt.Errorf("thread %d.%d.%d: %d metadata keys: more than a Java int counts", th.Node, th.Context, th.Thread, len(th.Metadata))
+			return fmt.Errorf("thread %d.%d.%d: %d metadata keys: more than a Java int counts", th.Node, th.Context, th.Thread, len(th.Metadata))
 		}
 		// One backing array for every thread's keys: no allocation per
 		// thread.
@@ -199,28 +222,33 @@ func plan(t *drg.Trial) (*layout, error) {
 		slices.SortFunc(p.threadKeys[i], compareUTF16)
 		h += 12 // the ranks
 		if h, err = metaSize(h, th.Metadata, p.threadKeys[i]); err != nil {
-			return nil, fmt.Errorf("thread %d.%d.%d metadata: %w", th.Node, th.Context, th.Thread, err)
+			return fmt.Errorf("thread %d.%d.%d metadata: %w", th.Node, th.Context, th.Thread, err)
 		}
 	}
 	if h > math.MaxInt32 {
-		return nil, fmt.Errorf("metadata takes %d bytes: more than a Java int counts", h)
+		return fmt.Errorf("metadata takes %d bytes: more than a Java int counts", h)
 	}
 	p.header = h
+	return nil
+}
 
-	// Names, and the groups of every function.
+// nameTables checks every name (metrics, nodes, groups, user events) and
+// sets the sorted group table and the group ids of every function.
+func (p *layout) nameTables() error {
+	t := p.t
 	for _, m := range t.Metrics {
 		if err := checkUTF(m.Name, "metric name"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	set := map[string]bool{}
-	names := make([][]string, nn)
+	names := make([][]string, len(t.Nodes))
 	for i, n := range t.Nodes {
 		if err := checkUTF(n.Name, "node name"); err != nil {
-			return nil, err
+			return err
 		}
 		if n.Region < 0 || n.Region >= len(t.Regions) {
-			return nil, fmt.Errorf("node %q: region %d out of range (%d regions)", n.Name, n.Region, len(t.Regions))
+			return fmt.Errorf("node %q: region %d out of range (%d regions)", n.Name, n.Region, len(t.Regions))
 		}
 		names[i] = p.functionGroups(i)
 		for _, g := range names[i] {
@@ -231,11 +259,11 @@ func plan(t *drg.Trial) (*layout, error) {
 	id := make(map[string]int32, len(p.groups))
 	for i, g := range p.groups {
 		if err := checkUTF(g, "group name"); err != nil {
-			return nil, err
+			return err
 		}
 		id[g] = int32(i)
 	}
-	p.fnGroups = make([][]int32, nn)
+	p.fnGroups = make([][]int32, len(t.Nodes))
 	for i, gs := range names {
 		p.fnGroups[i] = make([]int32, len(gs))
 		for j, g := range gs {
@@ -244,10 +272,16 @@ func plan(t *drg.Trial) (*layout, error) {
 	}
 	for _, c := range t.Counters {
 		if err := checkUTF(c.Name, "user event name"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	// A sample count is a Java int in the file.
+	return nil
+}
+
+// checkSampleCounts refuses a user event's sample count that is not a
+// whole number a Java int holds (its type in the file).
+func checkSampleCounts(t *drg.Trial) error {
+	nt := len(t.Threads)
 	for c := range t.Counters {
 		for th := range nt {
 			k := c*nt + th
@@ -255,12 +289,12 @@ func plan(t *drg.Trial) (*layout, error) {
 				continue
 			}
 			if n := t.CounterValues[k].NumEvents; n < 0 || n > math.MaxInt32 || n != math.Trunc(n) {
-				return nil, fmt.Errorf("user event %q on thread %d.%d.%d: sample count %v is not a whole number a Java int holds",
+				return fmt.Errorf("user event %q on thread %d.%d.%d: sample count %v is not a whole number a Java int holds",
 					t.Counters[c].Name, t.Threads[th].Node, t.Threads[th].Context, t.Threads[th].Thread, n)
 			}
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // functionGroups returns the groups written for node i: its region's, and
@@ -457,21 +491,45 @@ func (e *encoder) meta(m map[string]string, keys []string) {
 // looked at once per thread; the caller's Flush and Close report it too.
 func (p *layout) write(e *encoder) error {
 	t := p.t
-	nt := len(t.Threads)
+	p.writeHeader(e)
+	p.writeDefinitions(e)
+	if e.sink.err != nil {
+		return e.sink.err
+	}
+	e.i32(int32(len(t.Threads)))
+	rec := e.buf[:fpFixed+16*len(t.Metrics)]
+	for th := range t.Threads {
+		p.writeThread(e, th, rec)
+		if e.sink.err != nil {
+			return e.sink.err
+		}
+	}
+	return nil
+}
+
+// writeHeader writes the magic, the versions and the header block: the
+// trial's and every thread's metadata.
+func (p *layout) writeHeader(e *encoder) {
+	t := p.t
 	e.w.Write(magic)
 	e.i32(2) // version
 	e.i32(1) // compatible: version-1 readers skip the header block
 	e.i32(int32(p.header))
 	e.i32(0) // no reserved bytes
 	e.meta(t.Metadata, p.trialKeys)
-	e.i32(int32(nt))
+	e.i32(int32(len(t.Threads)))
 	for i, th := range t.Threads {
 		e.i32(int32(th.Node))
 		e.i32(int32(th.Context))
 		e.i32(int32(th.Thread))
 		e.meta(th.Metadata, p.threadKeys[i])
 	}
+}
 
+// writeDefinitions writes the metric, group, function and user-event
+// tables.
+func (p *layout) writeDefinitions(e *encoder) {
+	t := p.t
 	e.i32(int32(len(t.Metrics)))
 	for _, m := range t.Metrics {
 		e.utf(m.Name)
@@ -492,65 +550,70 @@ func (p *layout) write(e *encoder) error {
 	for _, c := range t.Counters {
 		e.utf(c.Name)
 	}
-	if e.sink.err != nil {
-		return e.sink.err
-	}
+}
 
-	e.i32(int32(nt))
-	rec := e.buf[:fpFixed+16*len(t.Metrics)]
+// writeThread writes thread th's record: its ranks, then its function
+// profiles and user-event profiles, each count first; rec is the scratch
+// buffer of one function profile (its capacity holds a user-event one).
+func (p *layout) writeThread(e *encoder, th int, rec []byte) {
+	t := p.t
+	nt := len(t.Threads)
 	be := binary.BigEndian
-	for th, thr := range t.Threads {
-		e.i32(int32(thr.Node))
-		e.i32(int32(thr.Context))
-		e.i32(int32(thr.Thread))
-		nfp := 0
-		for n := range t.Nodes {
-			if t.Present.Get(n*nt + th) {
-				nfp++
-			}
-		}
-		e.i32(int32(nfp))
-		for n := range t.Nodes {
-			k := n*nt + th
-			if !t.Present.Get(k) {
-				continue
-			}
-			be.PutUint32(rec[0:], uint32(n))
-			be.PutUint64(rec[4:], math.Float64bits(t.Calls[k]))
-			be.PutUint64(rec[12:], math.Float64bits(t.Subroutines[k]))
-			o := fpFixed
-			for m := range t.Values {
-				be.PutUint64(rec[o:], math.Float64bits(t.Values[m].Exclusive[k]))
-				be.PutUint64(rec[o+8:], math.Float64bits(t.Values[m].Inclusive[k]))
-				o += 16
-			}
-			e.w.Write(rec)
-		}
-		nuep := 0
-		for c := range t.Counters {
-			if t.CounterPresent.Get(c*nt + th) {
-				nuep++
-			}
-		}
-		e.i32(int32(nuep))
-		for c := range t.Counters {
-			k := c*nt + th
-			if !t.CounterPresent.Get(k) {
-				continue
-			}
-			v := t.CounterValues[k]
-			u := rec[:uepSize]
-			be.PutUint32(u[0:], uint32(c))
-			be.PutUint32(u[4:], uint32(int32(v.NumEvents)))
-			be.PutUint64(u[8:], math.Float64bits(v.Min))
-			be.PutUint64(u[16:], math.Float64bits(v.Max))
-			be.PutUint64(u[24:], math.Float64bits(v.Mean))
-			be.PutUint64(u[32:], math.Float64bits(v.SumSquares))
-			e.w.Write(u)
-		}
-		if e.sink.err != nil {
-			return e.sink.err
+	thr := t.Threads[th]
+	e.i32(int32(thr.Node))
+	e.i32(int32(thr.Context))
+	e.i32(int32(thr.Thread))
+	nfp := 0
+	for n := range t.Nodes {
+		if t.Present.Get(n*nt + th) {
+			nfp++
 		}
 	}
-	return nil
+	e.i32(int32(nfp))
+	for n := range t.Nodes {
+		k := n*nt + th
+		if !t.Present.Get(k) {
+			continue
+		}
+		be.PutUint32(rec[0:], uint32(n))
+		be.PutUint64(rec[4:], math.Float64bits(t.Calls[k]))
+		be.PutUint64(rec[12:], math.Float64bits(t.Subroutines[k]))
+		o := fpFixed
+		for m := range t.Values {
+			be.PutUint64(rec[o:], math.Float64bits(t.Values[m].Exclusive[k]))
+			be.PutUint64(rec[o+8:], math.Float64bits(t.Values[m].Inclusive[k]))
+			o += 16
+		}
+		e.w.Write(rec)
+	}
+	p.writeUserEvents(e, th, rec[:uepSize])
+}
+
+// writeUserEvents writes thread th's user-event profiles, count first,
+// through the scratch buffer u of one record.
+func (p *layout) writeUserEvents(e *encoder, th int, u []byte) {
+	t := p.t
+	nt := len(t.Threads)
+	be := binary.BigEndian
+	nuep := 0
+	for c := range t.Counters {
+		if t.CounterPresent.Get(c*nt + th) {
+			nuep++
+		}
+	}
+	e.i32(int32(nuep))
+	for c := range t.Counters {
+		k := c*nt + th
+		if !t.CounterPresent.Get(k) {
+			continue
+		}
+		v := t.CounterValues[k]
+		be.PutUint32(u[0:], uint32(c))
+		be.PutUint32(u[4:], uint32(int32(v.NumEvents)))
+		be.PutUint64(u[8:], math.Float64bits(v.Min))
+		be.PutUint64(u[16:], math.Float64bits(v.Max))
+		be.PutUint64(u[24:], math.Float64bits(v.Mean))
+		be.PutUint64(u[32:], math.Float64bits(v.SumSquares))
+		e.w.Write(u)
+	}
 }

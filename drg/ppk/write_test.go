@@ -19,6 +19,21 @@ import (
 	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
+// writtenPPK returns a small generated trial as Write encodes it (gzip).
+func writtenPPK(t testing.TB) []byte {
+	t.Helper()
+	tr, err := synth.Generate(synth.Spec{Processes: 4, ThreadsPerProcess: 2, Regions: 12, Depth: 2, Metrics: 1,
+		Serial: 1e4, Parallel: 1e6, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // roundTrip writes tr with Write and decodes the result.
 func roundTrip(t *testing.T, tr *drg.Trial) *drg.Trial {
 	t.Helper()
@@ -125,7 +140,7 @@ func compareTrials(t *testing.T, want, got *drg.Trial) {
 func TestWriteRoundTripPPK(t *testing.T) {
 	for _, f := range realFiles {
 		t.Run(f.path, func(t *testing.T) {
-			tr, err := Reader{Path: filepath.Join(dataDir, f.path)}.Read()
+			tr, err := Reader{Path: filepath.Join(dataDir(t), f.path)}.Read()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,8 +149,8 @@ func TestWriteRoundTripPPK(t *testing.T) {
 	}
 }
 
-// TestWriteRoundTripProfile writes the real TAU profile folders (those in
-// testdata, and the shared ones when present) and reads them back.
+// TestWriteRoundTripProfile writes the real TAU profile folders of the
+// shared data folder and reads them back.
 func TestWriteRoundTripProfile(t *testing.T) {
 	found := 0
 	for _, c := range realdata.ProfileTrials {
@@ -153,7 +168,7 @@ func TestWriteRoundTripProfile(t *testing.T) {
 		})
 	}
 	if found == 0 {
-		t.Fatal("no profile trial in testdata/real")
+		realdata.Missing(t, "no real profile trial in the shared data folder")
 	}
 }
 

@@ -136,22 +136,49 @@ func (p *parser) next() (string, bool) {
 	return strings.TrimSuffix(l, "\r"), true
 }
 
+// parse reads the whole file: the header, the column header with the
+// metadata, the timer lines, the aggregates line and the user events.
 func (p *parser) parse() (*File, error) {
 	f := &File{}
+	count, err := p.header(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.columnHeader(f); err != nil {
+		return nil, err
+	}
+	if f.Metric == "" {
+		f.Metric = "Time"
+	}
+	if err := p.timers(f, count); err != nil {
+		return nil, err
+	}
+	if err := p.aggregates(count); err != nil {
+		return nil, err
+	}
+	if err := p.userEvents(f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// header reads "<count> templated_functions[_MULTI_<metric>]", sets the
+// metric the word names, and returns the count of timer lines.
+func (p *parser) header(f *File) (int, error) {
 	head, ok := p.next()
 	if !ok {
-		return nil, p.errorf("empty file")
+		return 0, p.errorf("empty file")
 	}
 	if i := binaryByte(head); i >= 0 {
-		return nil, p.errorf("binary data, not a TAU profile (byte %d is 0x%02x)", i+1, head[i])
+		return 0, p.errorf("binary data, not a TAU profile (byte %d is 0x%02x)", i+1, head[i])
 	}
 	countText, word, _ := strings.Cut(strings.TrimSpace(head), " ")
 	count, err := strconv.Atoi(countText)
 	if err != nil || count < 0 {
-		return nil, p.errorf("header %q: want \"<count> templated_functions...\"", clip(head))
+		return 0, p.errorf("header %q: want \"<count> templated_functions...\"", clip(head))
 	}
 	if !strings.HasPrefix(word, "templated_functions") {
-		return nil, p.errorf("header %q: not a TAU profile", clip(head))
+		return 0, p.errorf("header %q: not a TAU profile", clip(head))
 	}
 	switch {
 	case strings.HasPrefix(word, "templated_functions_MULTI_"):
@@ -160,39 +187,50 @@ func (p *parser) parse() (*File, error) {
 		f.Metric = "Hardware Counter"
 	}
 	if count > len(p.data)/8 {
-		return nil, p.errorf("header announces %d timers, more than the file can hold", count)
+		return 0, p.errorf("header announces %d timers, more than the file can hold", count)
 	}
+	return count, nil
+}
+
+// columnHeader reads the "# Name Calls ..." line and the metadata block
+// that may follow it on the same line (whose Metric Name overrides the
+// header's metric).
+func (p *parser) columnHeader(f *File) error {
 	colhdr, ok := p.next()
 	if !ok {
-		return nil, p.errorf("file ends before the column header")
+		return p.errorf("file ends before the column header")
 	}
 	if !strings.HasPrefix(colhdr, "# Name") {
-		return nil, p.errorf("want the column header \"# Name Calls Subrs Excl Incl ...\", got %q", clip(colhdr))
+		return p.errorf("want the column header \"# Name Calls Subrs Excl Incl ...\", got %q", clip(colhdr))
 	}
-	if i := strings.Index(colhdr, "<metadata>"); i >= 0 {
-		j := strings.LastIndex(colhdr, "</metadata>")
-		if j < i {
-			return nil, p.errorf("metadata block has no </metadata>")
-		}
-		attrs, err := parseMetadata(colhdr[i : j+len("</metadata>")])
-		if err != nil {
-			return nil, p.errorf("metadata: %v", err)
-		}
-		f.Metadata = attrs
-		for _, a := range attrs {
-			if a.Name == drg.MetricNameKey && a.Value != "" {
-				f.Metric = a.Value
-			}
+	i := strings.Index(colhdr, "<metadata>")
+	if i < 0 {
+		return nil
+	}
+	j := strings.LastIndex(colhdr, "</metadata>")
+	if j < i {
+		return p.errorf("metadata block has no </metadata>")
+	}
+	attrs, err := parseMetadata(colhdr[i : j+len("</metadata>")])
+	if err != nil {
+		return p.errorf("metadata: %v", err)
+	}
+	f.Metadata = attrs
+	for _, a := range attrs {
+		if a.Name == drg.MetricNameKey && a.Value != "" {
+			f.Metric = a.Value
 		}
 	}
-	if f.Metric == "" {
-		f.Metric = "Time"
-	}
+	return nil
+}
+
+// timers reads count timer lines.
+func (p *parser) timers(f *File, count int) error {
 	f.Timers = make([]Timer, 0, count)
 	for i := 0; i < count; i++ {
 		l, ok := p.next()
 		if !ok {
-			return nil, p.errorf("file ends after %d of %d timer lines", i, count)
+			return p.errorf("file ends after %d of %d timer lines", i, count)
 		}
 		t, err := parseTimer(l)
 		if err == nil {
@@ -201,53 +239,64 @@ func (p *parser) parse() (*File, error) {
 			}
 		}
 		if err != nil {
-			return nil, p.errorf("%v", err)
+			return p.errorf("%v", err)
 		}
 		f.Timers = append(f.Timers, t)
 	}
+	return nil
+}
+
+// aggregates reads the "0 aggregates" line after the count timer lines.
+func (p *parser) aggregates(count int) error {
 	l, ok := p.next()
 	if !ok {
-		return nil, p.errorf("file ends before the \"aggregates\" line (the header announces %d timers)", count)
+		return p.errorf("file ends before the \"aggregates\" line (the header announces %d timers)", count)
 	}
 	n, word, _ := strings.Cut(strings.TrimSpace(l), " ")
 	if word != "aggregates" {
-		return nil, p.errorf("want \"<n> aggregates\" after %d timer lines, got %q", count, clip(l))
+		return p.errorf("want \"<n> aggregates\" after %d timer lines, got %q", count, clip(l))
 	}
 	if a, err := strconv.Atoi(n); err != nil || a != 0 {
 		// TAU has written "0 aggregates" since 2.x; aggregates are not supported.
-		return nil, p.errorf("%q: only \"0 aggregates\" is supported", clip(l))
+		return p.errorf("%q: only \"0 aggregates\" is supported", clip(l))
 	}
-	l, ok = p.next()
+	return nil
+}
+
+// userEvents reads the optional "<n> userevents" section: the file may
+// end (or hold a blank line) right after the aggregates.
+func (p *parser) userEvents(f *File) error {
+	l, ok := p.next()
 	if !ok || strings.TrimSpace(l) == "" {
-		return f, nil // no user events: the file may end after the aggregates
+		return nil
 	}
-	n, word, _ = strings.Cut(strings.TrimSpace(l), " ")
+	n, word, _ := strings.Cut(strings.TrimSpace(l), " ")
 	if word != "userevents" {
-		return nil, p.errorf("want \"<n> userevents\", got %q", clip(l))
+		return p.errorf("want \"<n> userevents\", got %q", clip(l))
 	}
 	m, err := strconv.Atoi(n)
 	if err != nil || m < 0 || m > len(p.data)/8 {
-		return nil, p.errorf("bad user-event count %q", n)
+		return p.errorf("bad user-event count %q", n)
 	}
 	if m == 0 {
-		return f, nil
+		return nil
 	}
 	if l, ok = p.next(); !ok || !strings.HasPrefix(l, "# eventname") {
-		return nil, p.errorf("want the user-event header \"# eventname numevents max min mean sumsqr\"")
+		return p.errorf("want the user-event header \"# eventname numevents max min mean sumsqr\"")
 	}
 	f.Events = make([]Event, 0, m)
 	for i := 0; i < m; i++ {
 		l, ok := p.next()
 		if !ok {
-			return nil, p.errorf("file ends after %d of %d user-event lines", i, m)
+			return p.errorf("file ends after %d of %d user-event lines", i, m)
 		}
 		e, err := parseEvent(l)
 		if err != nil {
-			return nil, p.errorf("%v", err)
+			return p.errorf("%v", err)
 		}
 		f.Events = append(f.Events, e)
 	}
-	return f, nil
+	return nil
 }
 
 // parseTimer reads `"NAME" calls subrs excl incl profcalls GROUP="G"`; the

@@ -10,20 +10,24 @@ import (
 )
 
 // FuzzParse feeds arbitrary bytes to the profile parser and, when they
-// parse, to the builder: neither may panic. Seeded with the real profiles in
-// testdata/real.
+// parse, to the builder: neither may panic. Seeded with the real profiles of
+// the licensed trials of the shared data folder (when present; the large
+// unlicensed ones would slow every run) and a file ParaProf wrote.
 func FuzzParse(f *testing.F) {
-	root := filepath.Join(realdata.Root(), "testdata", "real")
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if _, ok := parseThreadName(d.Name(), "profile"); ok {
-				if b, err := os.ReadFile(p); err == nil {
+	for _, c := range realdata.ProfileTrials {
+		dir, ok := realdata.Find(c.Rel)
+		if !ok || !c.Licensed {
+			continue
+		}
+		files, _ := os.ReadDir(dir)
+		for _, d := range files {
+			if _, ok := parseThreadName(d.Name(), "profile"); ok && !d.IsDir() {
+				if b, err := os.ReadFile(filepath.Join(dir, d.Name())); err == nil {
 					f.Add(string(b))
 				}
 			}
 		}
-		return nil
-	})
+	}
 	f.Add(paraprofWritten)
 	f.Fuzz(func(t *testing.T, data string) {
 		file, err := Parse(data, "fuzz")

@@ -123,6 +123,17 @@ func TestHatchetOracles(t *testing.T) {
 	if strings.Join(low, "|") != ".TAU application => MPI_Comm_rank()|.TAU application => MPI_Finalize() => MPI_Comm_get_attr()" {
 		t.Errorf("nodes with min exclusive < 24: %q", low)
 	}
+	// SOURCES.md O1: the per-rank exclusive values behind that query.
+	for node, want := range map[string][]float64{
+		".TAU application => MPI_Comm_rank()":                       {25, 24, 21, 22},
+		".TAU application => MPI_Finalize() => MPI_Comm_get_attr()": {27, 24, 24, 22},
+	} {
+		for rank, w := range want {
+			if got := excl(node, rank); got != w {
+				t.Errorf("exclusive %q rank %d = %v, SOURCES.md says %v", node, rank, got, w)
+			}
+		}
+	}
 	// Raw facts the collector checked: rank 0 main has 1 call, 7 subrs,
 	// inclusive 51781; rank 1 inclusive 55329; the user events.
 	n0, th0 := tr.NodeIndex(".TAU application"), tr.ThreadIndex(0, 0, 0)

@@ -7,11 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taudb-analyze/taudb-analyze/drg/ppk"
+	"github.com/taudb-analyze/taudb-analyze/drg/profile"
 	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
-// TestReadEveryRealTrial reads every trial of the shared data (or its copy
-// in testdata) with format detection and checks the counts of SOURCES.md.
+// TestReadEveryRealTrial reads every trial of the shared data folder
+// with format detection and checks the counts of SOURCES.md.
 func TestReadEveryRealTrial(t *testing.T) {
 	for _, c := range append(realdata.ProfileTrials, realdata.FileTrials...) {
 		t.Run(c.Rel, func(t *testing.T) {
@@ -34,10 +37,28 @@ func TestReadEveryRealTrial(t *testing.T) {
 	}
 }
 
+// TestDetect tells the formats apart by content, on files the project
+// makes: a generated trial written as TAU profiles and as a packed
+// profile, and the hand-made snapshot file of testdata/snapshots, plain
+// and gzipped.
 func TestDetect(t *testing.T) {
-	ppkPath := realdata.Real(t, "UO-OACISS-tau2/perfexplorer/StackedBarChart/2.ppk")
-	xmlPath := realdata.Real(t, "UO-OACISS-tau2/perfexplorer/MetadataCorrelation/tauprofile-unweighted.xml")
 	dir := t.TempDir()
+	tr, err := synth.Generate(synth.Spec{Processes: 2, ThreadsPerProcess: 1, Regions: 3, Depth: 2, Metrics: 1, Parallel: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	profDir := filepath.Join(dir, "profiles")
+	if err := os.Mkdir(profDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := profile.Write(profDir, tr); err != nil {
+		t.Fatal(err)
+	}
+	ppkPath := filepath.Join(dir, "trial.ppk")
+	if err := ppk.WriteFile(ppkPath, tr); err != nil {
+		t.Fatal(err)
+	}
+	xmlPath := filepath.Join(realdata.Root(), "testdata", "snapshots", "snapshot.0.0.0")
 	// A gzipped XML is told apart from a gzipped ppk by its content.
 	gz := filepath.Join(dir, "trial.xml.gz")
 	data, err := os.ReadFile(xmlPath)
@@ -55,7 +76,7 @@ func TestDetect(t *testing.T) {
 	junk := filepath.Join(dir, "junk.bin")
 	os.WriteFile(junk, []byte("not a trial"), 0o644)
 	for path, want := range map[string]string{
-		realdata.Real(t, "LLNL-hatchet/tau-cpi-mpi"): "profile",
+		profDir: "profile",
 		ppkPath: "ppk",
 		xmlPath: "snapshot",
 		gz:      "snapshot",

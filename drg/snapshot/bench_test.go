@@ -11,7 +11,7 @@ import (
 // events, 217 user events, derived profiles) from memory. Compare its MB/s
 // with BenchmarkReadBytes.
 func BenchmarkDecode(b *testing.B) {
-	benchDecode(b, readFile(b, realFile))
+	benchDecode(b, readFile(b, realFile(b)))
 }
 
 // BenchmarkDecodeLarge decodes a generated merged stream of 64 threads ×
@@ -34,7 +34,7 @@ func benchDecode(b *testing.B, data []byte) {
 // BenchmarkReadBytes only reads the bytes of the real file, as a reader
 // with no WriteTo, through io.Copy: the floor any decoder pays.
 func BenchmarkReadBytes(b *testing.B) {
-	data := readFile(b, realFile)
+	data := readFile(b, realFile(b))
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := io.Copy(io.Discard, struct{ io.Reader }{bytes.NewReader(data)}); err != nil {

@@ -88,7 +88,7 @@ func TestDetect(t *testing.T) {
 		zw.Close()
 		return buf.Bytes()
 	}
-	real := readFile(t, realFile)
+	real := largeStream(2, 20, 5) // a generated merged file
 	snap := readFile(t, snapshotDir+"/snapshot.0.0.0")
 	ppk := append([]byte{0, 'P', 0, 'P', 0, 'K', 0, 0, 0, 2}, make([]byte, 100)...)
 	cases := []struct {

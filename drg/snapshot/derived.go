@@ -73,6 +73,30 @@ func buildDerived(t *drg.Trial, streams []*stream) *Derived {
 	if !found {
 		return nil
 	}
+	b := newDerivedBuilder(t)
+	for _, s := range streams {
+		b.addStream(s)
+	}
+	if b.missing > 0 {
+		t.Warnings = append(t.Warnings, fmtWarning(streams[0].path, 0,
+			"%d derived lines name events no thread measured, ignored (first: %q)", b.missing, b.firstMissing))
+	}
+	return b.d
+}
+
+// derivedBuilder fills a Derived from the derived profiles of streams,
+// looking nodes and user events up by name in t, and counts the derived
+// lines that name an event t lacks.
+type derivedBuilder struct {
+	t                   *drg.Trial
+	d                   *Derived
+	nodeIdx, counterIdx map[string]int
+	missing             int
+	firstMissing        string
+}
+
+// newDerivedBuilder makes an empty Derived of t's size and its name maps.
+func newDerivedBuilder(t *drg.Trial) *derivedBuilder {
 	nn := len(t.Nodes)
 	d := &Derived{
 		Stats:    drg.Statistics{Calls: newColumn(nn), Subroutines: newColumn(nn)},
@@ -82,79 +106,90 @@ func buildDerived(t *drg.Trial, streams []*stream) *Derived {
 		d.Stats.Inclusive = append(d.Stats.Inclusive, newColumn(nn))
 		d.Stats.Exclusive = append(d.Stats.Exclusive, newColumn(nn))
 	}
-	nodeIdx := make(map[string]int, nn)
+	b := &derivedBuilder{t: t, d: d, nodeIdx: make(map[string]int, nn), counterIdx: make(map[string]int, len(t.Counters))}
 	for i, n := range t.Nodes {
-		nodeIdx[n.Name] = i
+		b.nodeIdx[n.Name] = i
 	}
-	counterIdx := make(map[string]int, len(t.Counters))
 	for i, c := range t.Counters {
-		counterIdx[c.Name] = i
+		b.counterIdx[c.Name] = i
 	}
-	missing, firstMissing := 0, ""
-	for _, s := range streams {
-		metric := make([]int, len(s.metrics))
-		for i, name := range s.metrics {
-			metric[i] = t.MetricIndex(name)
+	return b
+}
+
+// miss counts one derived line naming an event t lacks.
+func (b *derivedBuilder) miss(name string) {
+	if b.missing == 0 {
+		b.firstMissing = name
+	}
+	b.missing++
+}
+
+// addStream adds the derived profiles of one stream; an unknown entity is
+// a warning.
+func (b *derivedBuilder) addStream(s *stream) {
+	metric := make([]int, len(s.metrics))
+	for i, name := range s.metrics {
+		metric[i] = b.t.MetricIndex(name)
+	}
+	evName := canonicalNames(len(s.events), func(i int) string { return s.events[i].name })
+	ueName := canonicalNames(len(s.userEvents), func(i int) string { return s.userEvents[i] })
+	for _, dp := range s.derived {
+		dt, ok := entityThreads[dp.entity]
+		if !ok {
+			b.t.Warnings = append(b.t.Warnings, fmtWarning(s.path, dp.line, "derived entity %q unknown, ignored", dp.entity))
+			continue
 		}
-		evName := canonicalNames(len(s.events), func(i int) string { return s.events[i].name })
-		ueName := canonicalNames(len(s.userEvents), func(i int) string { return s.userEvents[i] })
-		for _, dp := range s.derived {
-			dt, ok := entityThreads[dp.entity]
-			if !ok {
-				t.Warnings = append(t.Warnings, fmtWarning(s.path, dp.line, "derived entity %q unknown, ignored", dp.entity))
-				continue
-			}
-			if !d.Has(dt) {
-				d.Threads = append(d.Threads, dt)
-			}
-			for _, blk := range dp.intervals {
-				w := blk.width()
-				for r, ev := range blk.events {
-					name := evName(int(ev))
-					n, ok := nodeIdx[name]
-					if !ok {
-						if missing == 0 {
-							firstMissing = name
-						}
-						missing++
-						continue
-					}
-					row := blk.nums[r*w : (r+1)*w]
-					set(&d.Stats.Calls, dt, n, row[0])
-					set(&d.Stats.Subroutines, dt, n, row[1])
-					for j, sm := range blk.metrics {
-						m := metric[sm]
-						set(&d.Stats.Exclusive[m], dt, n, row[2+2*j])
-						set(&d.Stats.Inclusive[m], dt, n, row[3+2*j])
-					}
-				}
-			}
-			if len(dp.atomics) == 0 {
-				continue
-			}
-			vals := d.Counters[dt]
-			if vals == nil {
-				vals = make([]drg.CounterValue, len(t.Counters))
-				d.Counters[dt] = vals
-			}
-			for _, row := range dp.atomics {
-				name := ueName(int(row.event))
-				if k, ok := counterIdx[name]; ok {
-					vals[k] = row.value
-				} else if row.value != (drg.CounterValue{}) {
-					if missing == 0 {
-						firstMissing = name
-					}
-					missing++
-				}
-			}
+		if !b.d.Has(dt) {
+			b.d.Threads = append(b.d.Threads, dt)
+		}
+		for _, blk := range dp.intervals {
+			b.addIntervals(dt, blk, evName, metric)
+		}
+		if len(dp.atomics) > 0 {
+			b.addAtomics(dt, dp.atomics, ueName)
 		}
 	}
-	if missing > 0 {
-		t.Warnings = append(t.Warnings, fmtWarning(streams[0].path, 0,
-			"%d derived lines name events no thread measured, ignored (first: %q)", missing, firstMissing))
+}
+
+// addIntervals sets derived thread dt's calls, subroutines and values of
+// one interval block; metric maps the stream's metrics to t's.
+func (b *derivedBuilder) addIntervals(dt drg.DerivedThread, blk *intervalBlock, evName func(int) string, metric []int) {
+	st := &b.d.Stats
+	w := blk.width()
+	for r, ev := range blk.events {
+		name := evName(int(ev))
+		n, ok := b.nodeIdx[name]
+		if !ok {
+			b.miss(name)
+			continue
+		}
+		row := blk.nums[r*w : (r+1)*w]
+		set(&st.Calls, dt, n, row[0])
+		set(&st.Subroutines, dt, n, row[1])
+		for j, sm := range blk.metrics {
+			m := metric[sm]
+			set(&st.Exclusive[m], dt, n, row[2+2*j])
+			set(&st.Inclusive[m], dt, n, row[3+2*j])
+		}
 	}
-	return d
+}
+
+// addAtomics sets derived thread dt's user-event values; a row of an
+// event t lacks counts as missing unless it is all zero.
+func (b *derivedBuilder) addAtomics(dt drg.DerivedThread, rows []atomicRow, ueName func(int) string) {
+	vals := b.d.Counters[dt]
+	if vals == nil {
+		vals = make([]drg.CounterValue, len(b.t.Counters))
+		b.d.Counters[dt] = vals
+	}
+	for _, row := range rows {
+		name := ueName(int(row.event))
+		if k, ok := b.counterIdx[name]; ok {
+			vals[k] = row.value
+		} else if row.value != (drg.CounterValue{}) {
+			b.miss(name)
+		}
+	}
 }
 
 // canonicalNames returns a function giving the canonical form of name(i),

@@ -108,7 +108,7 @@ func TestMalformed(t *testing.T) {
 // give an error at the last line of what is left (or, cut between two
 // documents, a shorter trial), never a panic.
 func TestTruncatedRealFile(t *testing.T) {
-	data := readFile(t, realFile)
+	data := readFile(t, realFile(t))
 	for cut := 1; cut < len(data); cut += 997 {
 		prefix := data[:cut]
 		_, err := Decode(bytes.NewReader(prefix), "cut.xml")
@@ -146,7 +146,7 @@ func TestBadGzip(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	zw.Write(readFile(t, realFile))
+	zw.Write(largeStream(4, 200, 20))
 	zw.Close()
 	z := buf.Bytes()
 	_, err = Decode(bytes.NewReader(z[:len(z)/2]), "half.xml.gz")

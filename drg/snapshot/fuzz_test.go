@@ -5,14 +5,20 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
 // FuzzDecode feeds arbitrary streams to DecodeDerived: it must return a
 // trial or an *Error, never panic, and a trial must be consistent. The
-// real file is a large seed, so run it with a short -fuzzminimizetime
-// (say 2s), or the fuzzer spends minutes minimizing each new input.
+// real file (a seed when the shared data folder holds it) is large, so run
+// it with a short -fuzzminimizetime (say 2s), or the fuzzer spends minutes
+// minimizing each new input.
 func FuzzDecode(f *testing.F) {
-	f.Add(readFile(f, realFile))
+	if p, ok := realdata.Find(realRel); ok {
+		f.Add(readFile(f, p))
+	}
+	f.Add(largeStream(2, 20, 5))
 	f.Add(readFile(f, filepath.Join(snapshotDir, "snapshot.0.0.0")))
 	f.Add(readFile(f, filepath.Join(snapshotDir, "snapshot.0.0.1")))
 	f.Add([]byte(smallDoc(okInterval, okAtomic)))

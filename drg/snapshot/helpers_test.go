@@ -8,17 +8,26 @@ import (
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
 )
 
-// realFile is the merged profile of SOURCES.md row 9 (see testdata/real/UO-OACISS-tau2/perfexplorer/MetadataCorrelation/NOTICE-xml).
-const realFile = "../../testdata/real/UO-OACISS-tau2/perfexplorer/MetadataCorrelation/tauprofile-unweighted.xml"
+// realRel is the merged profile of SOURCES.md row 9, under the shared
+// real-data folder (internal/realdata).
+const realRel = "UO-OACISS-tau2/perfexplorer/MetadataCorrelation/tauprofile-unweighted.xml"
+
+// realFile returns the path of the real merged profile, skipping t when the
+// shared data folder does not hold it.
+func realFile(t testing.TB) string {
+	t.Helper()
+	return realdata.Real(t, realRel)
+}
 
 // snapshotDir holds the hand-made snapshot files: 2 threads × 3 snapshots.
 const snapshotDir = "../../testdata/snapshots"
 
 func readReal(t testing.TB) (*drg.Trial, *Derived) {
 	t.Helper()
-	tr, d, err := Reader{Path: realFile}.ReadDerived()
+	tr, d, err := Reader{Path: realFile(t)}.ReadDerived()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,7 +149,8 @@ func attr(t xml.StartElement, name string) (string, bool) {
 	return "", false
 }
 
-// start handles a start tag at line.
+// start handles a start tag at line, by the state of the enclosing
+// element.
 func (p *parser) start(t xml.StartElement, line int) error {
 	name := t.Name.Local
 	if len(p.stack) > maxDepth {
@@ -161,20 +162,7 @@ func (p *parser) start(t xml.StartElement, line int) error {
 	}
 	switch top := p.stack[len(p.stack)-1].st; top {
 	case sTop:
-		switch {
-		case name == "profile_xml":
-			p.push(sTop, name, line)
-		case name == "thread":
-			return p.startThread(t, line)
-		case name == "definitions":
-			return p.startDefinitions(t, line)
-		case name == "profile":
-			return p.startProfile(t, line)
-		case strings.HasSuffix(name, "derivedprofile"):
-			p.startDerived(t, line)
-		default:
-			p.push(sSkip, name, line)
-		}
+		return p.startInTop(t, line)
 	case sThread:
 		p.pushIf(name == "metadata", sMetadata, name, line)
 	case sMetadata:
@@ -183,19 +171,7 @@ func (p *parser) start(t xml.StartElement, line int) error {
 		}
 		p.pushIf(name == "attribute", sAttribute, name, line)
 	case sAttribute:
-		switch name {
-		case "name":
-			p.text = p.text[:0]
-			p.push(sText, name, line)
-		case "value":
-			p.text = p.text[:0]
-			p.push(sValue, name, line)
-		case "timer_context":
-			p.attr.context = true
-			p.push(sSkip, name, line)
-		default:
-			p.push(sSkip, name, line)
-		}
+		p.startInAttribute(name, line)
 	case sValue, sValueNested:
 		// A structured value (arrays, objects): keep the text after the
 		// last nested start tag, as TAU's Java loader does.
@@ -204,28 +180,7 @@ func (p *parser) start(t xml.StartElement, line int) error {
 	case sText:
 		p.push(sText, name, line)
 	case sDefs:
-		var st state
-		switch name {
-		case "metric":
-			st = sMetric
-		case "event":
-			st = sEvent
-		case "userevent":
-			st = sUserEvent
-		default:
-			p.push(sSkip, name, line)
-			return nil
-		}
-		v, ok := attr(t, "id")
-		if !ok {
-			return p.errAt(line, "<%s> without id", name)
-		}
-		id, err := parseID([]byte(v))
-		if err != nil {
-			return p.errAt(line, "<%s>: %v", name, err)
-		}
-		p.defID, p.hasName, p.hasGroups, p.defName, p.defGroups = id, false, false, "", ""
-		p.push(st, name, line)
+		return p.startInDefinitions(t, line)
 	case sMetric, sEvent, sUserEvent:
 		if name == "name" || (name == "group" && top == sEvent) {
 			p.text = p.text[:0]
@@ -234,38 +189,119 @@ func (p *parser) start(t xml.StartElement, line int) error {
 			p.push(sSkip, name, line)
 		}
 	case sProfile:
-		switch name {
-		case "name", "timestamp":
-			p.text = p.text[:0]
-			p.push(sText, name, line)
-		case "interval_data":
-			b, err := p.intervalBlock(t, line, p.thread)
-			if err != nil {
-				return err
-			}
-			p.prof.intervals = append(p.prof.intervals, b)
-			p.push(sInterval, name, line)
-		case "atomic_data":
-			p.push(sAtomic, name, line)
-		default:
-			p.push(sSkip, name, line)
-		}
+		return p.startInProfile(t, line)
 	case sDerived:
-		switch name {
-		case "derivedinterval_data":
-			b, err := p.intervalBlock(t, line, nil)
-			if err != nil {
-				return err
-			}
-			p.der.intervals = append(p.der.intervals, b)
-			p.push(sDerivedInterval, name, line)
-		case "derivedatomic_data":
-			p.push(sDerivedAtomic, name, line)
-		default:
-			p.push(sSkip, name, line)
-		}
+		return p.startInDerived(t, line)
 	case sInterval, sAtomic, sDerivedInterval, sDerivedAtomic:
 		return p.errAt(line, "unexpected element <%s> in <%s>", name, p.stack[len(p.stack)-1].name)
+	default:
+		p.push(sSkip, name, line)
+	}
+	return nil
+}
+
+// startInTop handles a start tag outside any thread, definitions or
+// profile: <profile_xml> and the elements it holds.
+func (p *parser) startInTop(t xml.StartElement, line int) error {
+	name := t.Name.Local
+	switch {
+	case name == "profile_xml":
+		p.push(sTop, name, line)
+	case name == "thread":
+		return p.startThread(t, line)
+	case name == "definitions":
+		return p.startDefinitions(t, line)
+	case name == "profile":
+		return p.startProfile(t, line)
+	case strings.HasSuffix(name, "derivedprofile"):
+		p.startDerived(t, line)
+	default:
+		p.push(sSkip, name, line)
+	}
+	return nil
+}
+
+// startInAttribute handles a start tag inside a metadata <attribute>.
+func (p *parser) startInAttribute(name string, line int) {
+	switch name {
+	case "name":
+		p.text = p.text[:0]
+		p.push(sText, name, line)
+	case "value":
+		p.text = p.text[:0]
+		p.push(sValue, name, line)
+	case "timer_context":
+		p.attr.context = true
+		p.push(sSkip, name, line)
+	default:
+		p.push(sSkip, name, line)
+	}
+}
+
+// startInDefinitions handles a <metric>, <event> or <userevent>
+// definition (which must carry an id) inside <definitions>.
+func (p *parser) startInDefinitions(t xml.StartElement, line int) error {
+	name := t.Name.Local
+	var st state
+	switch name {
+	case "metric":
+		st = sMetric
+	case "event":
+		st = sEvent
+	case "userevent":
+		st = sUserEvent
+	default:
+		p.push(sSkip, name, line)
+		return nil
+	}
+	v, ok := attr(t, "id")
+	if !ok {
+		return p.errAt(line, "<%s> without id", name)
+	}
+	id, err := parseID([]byte(v))
+	if err != nil {
+		return p.errAt(line, "<%s>: %v", name, err)
+	}
+	p.defID, p.hasName, p.hasGroups, p.defName, p.defGroups = id, false, false, "", ""
+	p.push(st, name, line)
+	return nil
+}
+
+// startInProfile handles a start tag inside a thread's <profile>.
+func (p *parser) startInProfile(t xml.StartElement, line int) error {
+	name := t.Name.Local
+	switch name {
+	case "name", "timestamp":
+		p.text = p.text[:0]
+		p.push(sText, name, line)
+	case "interval_data":
+		b, err := p.intervalBlock(t, line, p.thread)
+		if err != nil {
+			return err
+		}
+		p.prof.intervals = append(p.prof.intervals, b)
+		p.push(sInterval, name, line)
+	case "atomic_data":
+		p.push(sAtomic, name, line)
+	default:
+		p.push(sSkip, name, line)
+	}
+	return nil
+}
+
+// startInDerived handles a start tag inside a derived profile.
+func (p *parser) startInDerived(t xml.StartElement, line int) error {
+	name := t.Name.Local
+	switch name {
+	case "derivedinterval_data":
+		b, err := p.intervalBlock(t, line, nil)
+		if err != nil {
+			return err
+		}
+		p.der.intervals = append(p.der.intervals, b)
+		p.push(sDerivedInterval, name, line)
+	case "derivedatomic_data":
+		p.push(sDerivedAtomic, name, line)
 	default:
 		p.push(sSkip, name, line)
 	}

@@ -21,7 +21,7 @@ func TestRealMergedFile(t *testing.T) {
 	if tr.Name != "tauprofile-unweighted" {
 		t.Errorf("name %q", tr.Name)
 	}
-	if want := (drg.Source{Format: "snapshot", Path: realFile, DataSource: 10}); tr.Source != want {
+	if want := (drg.Source{Format: "snapshot", Path: realFile(t), DataSource: 10}); tr.Source != want {
 		t.Errorf("source %+v, want %+v", tr.Source, want)
 	}
 	if len(tr.Threads) != 8 {
@@ -280,7 +280,7 @@ func TestDerivedStatisticsMatchFile(t *testing.T) {
 // name.
 func TestDerivedCountersMatchFile(t *testing.T) {
 	tr, d := readReal(t)
-	defs := regexp.MustCompile(`<userevent id="\d+"><name>([^<]*)</name>`).FindAllSubmatch(readFile(t, realFile), -1)
+	defs := regexp.MustCompile(`<userevent id="\d+"><name>([^<]*)</name>`).FindAllSubmatch(readFile(t, realFile(t)), -1)
 	if len(defs) != 217 {
 		t.Fatalf("%d user-event ids, want 217", len(defs))
 	}
@@ -358,7 +358,7 @@ func TestRealGzip(t *testing.T) {
 	plain, d1 := readReal(t)
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(readFile(t, realFile)); err != nil {
+	if _, err := zw.Write(readFile(t, realFile(t))); err != nil {
 		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {

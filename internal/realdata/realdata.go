@@ -1,15 +1,23 @@
-// Package realdata finds the real TAU trials that tests use: first in the
-// project's testdata/ (licensed data copied with a NOTICE), then in the
-// shared data folder next to the project (../shared/data/real, data that may
-// not be redistributed), skipping the test when neither has it.
+// Package realdata finds the real TAU trials that tests use. They are other
+// projects' data, so the repository does not carry them: they live in the
+// shared data folder next to the project (../shared/data/real, or
+// $TAUDB_SHARED_DATA), described with their sources, licences and oracles in
+// its SOURCES.md. A test that needs one skips when the folder is absent,
+// unless TAUDB_REQUIRE_REAL_DATA=1, which turns the skip into a failure (as
+// TAUDB_REQUIRE_PG does for PostgreSQL).
 package realdata
 
 import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
+
+// RequireEnv is the environment variable that makes missing real data a
+// test failure instead of a skip.
+const RequireEnv = "TAUDB_REQUIRE_REAL_DATA"
 
 // Root returns the project's root directory (the folder holding go.mod).
 func Root() string {
@@ -31,57 +39,47 @@ func SharedReal() string {
 }
 
 // Real returns the path of rel (a path under shared/data/real, such as
-// "LLNL-hatchet/tau-cpi-mpi"), looking in testdata/real first and in the
-// shared folder second; the test is skipped when neither holds it.
+// "LLNL-hatchet/tau-cpi-mpi") in the shared folder; the test is skipped when
+// the folder does not hold it (failed with TAUDB_REQUIRE_REAL_DATA=1).
 func Real(t testing.TB, rel string) string {
 	t.Helper()
 	if p, ok := Find(rel); ok {
 		return p
 	}
-	t.Skipf("%s: not in testdata/real and no shared data folder holds it", rel)
+	Missing(t, rel+": no shared data folder holds it (../shared/data/real or $TAUDB_SHARED_DATA)")
 	return ""
+}
+
+// Missing skips t with the reason why, or fails it when
+// TAUDB_REQUIRE_REAL_DATA=1 says the real data must be there.
+func Missing(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(RequireEnv) == "1" {
+		t.Fatalf("%s (%s=1)", why, RequireEnv)
+	}
+	t.Skip(why)
 }
 
 // Find is Real without a test: it returns the path and whether it exists.
 func Find(rel string) (string, bool) {
-	p := filepath.Join(Root(), "testdata", "real", rel)
-	if _, err := os.Stat(p); err == nil {
-		return p, true
+	s := SharedReal()
+	if s == "" {
+		return "", false
 	}
-	if s := SharedReal(); s != "" {
-		p = filepath.Join(s, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p, true
-		}
+	p := filepath.Join(s, rel)
+	if _, err := os.Stat(p); err != nil {
+		return "", false
 	}
-	return "", false
+	return p, true
 }
 
 // Oracle returns the path of the oracle folder for a trial (rel with "/"
-// turned into "_"), in testdata/oracles or the shared tau-oracles folder.
+// turned into "_") in the shared tau-oracles folder: statistics that TAU's
+// Java tools and Hatchet computed on the trial.
 func Oracle(t testing.TB, rel string) string {
 	t.Helper()
-	name := filepath.ToSlash(rel)
-	flat := ""
-	for _, c := range name {
-		if c == '/' {
-			flat += "_"
-		} else {
-			flat += string(c)
-		}
-	}
-	p := filepath.Join(Root(), "testdata", "oracles", flat)
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	if s := SharedReal(); s != "" {
-		p = filepath.Join(s, "tau-oracles", flat)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skipf("no oracle for %s", rel)
-	return ""
+	flat := strings.ReplaceAll(filepath.ToSlash(rel), "/", "_")
+	return Real(t, filepath.Join("tau-oracles", flat))
 }
 
 // ProfileTrials lists the TAU profile-directory trials of the shared data

@@ -7,15 +7,15 @@ import (
 
 	"github.com/taudb-analyze/taudb-analyze/cluster"
 	"github.com/taudb-analyze/taudb-analyze/drg"
-	"github.com/taudb-analyze/taudb-analyze/drg/reader"
-	"github.com/taudb-analyze/taudb-analyze/internal/realdata"
+	"github.com/taudb-analyze/taudb-analyze/synth"
 )
 
 // TestCluster draws PerfExplorer's six pictures of a hierarchical clustering
-// of matmult.ppk's 24 threads: every one is a PNG of 640×480 pixels with a
-// 160×120 thumbnail, under PerfExplorer's result_type codes.
+// of the 24 threads of the demo's OpenMP run: every one is a PNG of
+// 640×480 pixels with a 160×120 thumbnail, under PerfExplorer's
+// result_type codes.
 func TestCluster(t *testing.T) {
-	tr, err := reader.Read(realdata.Real(t, "UO-OACISS-tau2/perfexplorer/HeatMapSamples/matmult.ppk"), "")
+	tr, err := synth.Generate(synth.DemoOpenMP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,9 @@ import (
 // rows measured so far.
 type bench struct {
 	mode Mode
-	// repo is the repository's root (for testdata), tmp the private folder
-	// of generated data, cli the built taudb-analyze binary.
+	// repo is the repository's root (the shared real data is found next
+	// to it), tmp the private folder of generated data, cli the built
+	// taudb-analyze binary.
 	repo, tmp, cli string
 	// pgAdmin is the PostgreSQL URL the private database is created from.
 	pgAdmin string

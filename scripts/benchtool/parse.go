@@ -33,21 +33,11 @@ func (b *bench) parse(ctx context.Context) error {
 		return err
 	}
 
-	real := filepath.Join(b.repo, "testdata", "real", "UO-OACISS-tau2", "perfexplorer")
-	ppks, err := filepath.Glob(filepath.Join(real, "*", "*.ppk"))
-	if err != nil || len(ppks) == 0 {
-		return fmt.Errorf("find the real .ppk files under %s: %v", real, err)
-	}
-	if err := b.parseFiles(ctx, fmt.Sprintf("ppk, the %d real files of testdata", len(ppks)), ppks,
-		func() error {
-			for _, p := range ppks {
-				if _, err := (ppk.Reader{Path: p}).Read(); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-		return err
+	real, haveReal := b.realPerfExplorer()
+	if haveReal {
+		if err := b.parseRealPPK(ctx, real); err != nil {
+			return err
+		}
 	}
 	p := filepath.Join(b.tmp, "generated.ppk")
 	if err := ppk.WriteFile(p, tr); err != nil {
@@ -59,10 +49,12 @@ func (b *bench) parse(ctx context.Context) error {
 	}
 	tr = nil
 
-	xml := filepath.Join(real, "MetadataCorrelation", "tauprofile-unweighted.xml")
-	if err := b.parseFiles(ctx, "snapshot XML, real merged file of testdata", []string{xml},
-		func() error { _, err := (snapshot.Reader{Path: xml}).Read(); return err }); err != nil {
-		return err
+	if haveReal {
+		xml := filepath.Join(real, "MetadataCorrelation", "tauprofile-unweighted.xml")
+		if err := b.parseFiles(ctx, "snapshot XML, real merged file of the shared data", []string{xml},
+			func() error { _, err := (snapshot.Reader{Path: xml}).Read(); return err }); err != nil {
+			return err
+		}
 	}
 	gen := filepath.Join(b.tmp, "merged.xml")
 	if _, err := writeMergedXML(gen, b.mode.XML); err != nil {
@@ -70,6 +62,41 @@ func (b *bench) parse(ctx context.Context) error {
 	}
 	return b.parseFiles(ctx, fmt.Sprintf("snapshot XML, generated merged file of %d threads × %d events × 2 metrics", b.mode.XML.Threads, b.mode.XML.Regions), []string{gen},
 		func() error { _, err := (snapshot.Reader{Path: gen}).Read(); return err })
+}
+
+// realPerfExplorer returns the folder of the real PerfExplorer examples
+// (packed profiles and a merged XML file) in the shared data folder next to
+// the repository (../shared/data/real, or $TAUDB_SHARED_DATA), and whether
+// it is there: the repository does not carry other projects' data, so
+// without it the rows of real files are left out, saying so in the log.
+func (b *bench) realPerfExplorer() (string, bool) {
+	root := os.Getenv("TAUDB_SHARED_DATA")
+	if root == "" {
+		root = filepath.Join(b.repo, "..", "shared", "data", "real")
+	}
+	dir := filepath.Join(root, "UO-OACISS-tau2", "perfexplorer")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		b.logf("no real data at %s: the rows of real ppk and XML files are left out", dir)
+		return dir, false
+	}
+	return dir, true
+}
+
+// parseRealPPK measures the ppk reader on the real packed profiles of dir.
+func (b *bench) parseRealPPK(ctx context.Context, dir string) error {
+	ppks, err := filepath.Glob(filepath.Join(dir, "*", "*.ppk"))
+	if err != nil || len(ppks) == 0 {
+		return fmt.Errorf("find the real .ppk files under %s: %v", dir, err)
+	}
+	return b.parseFiles(ctx, fmt.Sprintf("ppk, the %d real files of the shared data", len(ppks)), ppks,
+		func() error {
+			for _, p := range ppks {
+				if _, err := (ppk.Reader{Path: p}).Read(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 }
 
 // parseRow measures a reader of the folder dir against cat of its files.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
@@ -42,68 +44,88 @@ func (b *bench) postgres(ctx context.Context) (err error) {
 	}
 
 	// Untimed: save, export every table's rows of the trial, delete.
-	id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
-	if err != nil {
-		return fmt.Errorf("save the trial: %w", err)
-	}
 	dir := filepath.Join(b.tmp, "pgcsv")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("make the CSV folder: %w", err)
-	}
 	conn, err := db.Pool().Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("acquire a connection: %w", err)
 	}
 	defer conn.Release()
-	var total int64
-	var script strings.Builder
+	id, total, script, err := exportTrialCSV(ctx, db, conn.Conn().PgConn(), tr, order, dir)
+	if err != nil {
+		return err
+	}
+	save, copyWall, err := timeSaveAndCopy(ctx, db, pg.url, tr, script, dir)
+	if err != nil {
+		return err
+	}
+	rows := float64(total)
+	b.add(Row{Step: 2, Figure: "ingest into PostgreSQL: SaveTrial, " + b.mode.Ingest.String() + ", depth 2", Value: rows / save, Unit: "rows/s",
+		Ref: rows / copyWall, RefUnit: "rows/s", RefWhat: "psql `\\copy` of the same rows into the same tables, one transaction",
+		Notes: fmt.Sprintf("%s rows in %d tables; save %.2f s, \\copy %.2f s", Num(rows), len(order), save, copyWall)})
+
+	// The trial \copy put back is the one LoadTrial reads.
+	return b.fetch(ctx, db, conn.Conn().PgConn(), id)
+}
+
+// exportTrialCSV saves tr (untimed), writes every table's rows of it to
+// dir/TABLE.csv with COPY TO STDOUT, and deletes it again. It returns the
+// trial's id (which psql's \copy brings back), the number of rows and the
+// psql script that copies the files back in.
+func exportTrialCSV(ctx context.Context, db *store.DB, pc *pgconn.PgConn, tr *drg.Trial, order []string, dir string) (id, total int64, script string, err error) {
+	id, err = db.SaveTrial(ctx, tr, store.SaveOptions{})
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("save the trial: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, 0, "", fmt.Errorf("make the CSV folder: %w", err)
+	}
+	var sb strings.Builder
 	for _, t := range order {
 		f, err := os.Create(filepath.Join(dir, t+".csv"))
 		if err != nil {
-			return fmt.Errorf("export %s: %w", t, err)
+			return 0, 0, "", fmt.Errorf("export %s: %w", t, err)
 		}
-		tag, err := conn.Conn().PgConn().CopyTo(ctx, f, "COPY "+t+" TO STDOUT (FORMAT csv)")
+		tag, err := pc.CopyTo(ctx, f, "COPY "+t+" TO STDOUT (FORMAT csv)")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("export %s: %w", t, err)
+			return 0, 0, "", fmt.Errorf("export %s: %w", t, err)
 		}
 		total += tag.RowsAffected()
-		fmt.Fprintf(&script, "\\copy %s FROM '%s' (FORMAT csv)\n", t, filepath.Join(dir, t+".csv"))
+		fmt.Fprintf(&sb, "\\copy %s FROM '%s' (FORMAT csv)\n", t, filepath.Join(dir, t+".csv"))
 	}
 	if err := db.DeleteTrial(ctx, id); err != nil {
-		return fmt.Errorf("delete the exported trial: %w", err)
+		return 0, 0, "", fmt.Errorf("delete the exported trial: %w", err)
 	}
 	if err := checkEmpty(ctx, db, order); err != nil {
-		return err
+		return 0, 0, "", err
 	}
+	return id, total, sb.String(), nil
+}
 
-	// Timed: SaveTrial, then (after deleting it) psql \copy of the CSVs.
+// timeSaveAndCopy times SaveTrial of tr, deletes that trial, and times psql
+// running script (the \copy of the exported CSVs, one transaction) on the
+// database at url. It returns both times in seconds.
+func timeSaveAndCopy(ctx context.Context, db *store.DB, url string, tr *drg.Trial, script, dir string) (save, copyWall float64, err error) {
 	start := time.Now()
-	id2, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
+	id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
 	if err != nil {
-		return fmt.Errorf("save the trial: %w", err)
+		return 0, 0, fmt.Errorf("save the trial: %w", err)
 	}
-	save := time.Since(start).Seconds()
-	if err := db.DeleteTrial(ctx, id2); err != nil {
-		return fmt.Errorf("delete the saved trial: %w", err)
+	save = time.Since(start).Seconds()
+	if err := db.DeleteTrial(ctx, id); err != nil {
+		return 0, 0, fmt.Errorf("delete the saved trial: %w", err)
 	}
 	sqlFile := filepath.Join(dir, "copy.sql")
-	if err := os.WriteFile(sqlFile, []byte(script.String()), 0o644); err != nil {
-		return fmt.Errorf("write the psql script: %w", err)
+	if err := os.WriteFile(sqlFile, []byte(script), 0o644); err != nil {
+		return 0, 0, fmt.Errorf("write the psql script: %w", err)
 	}
-	m, err := Run(ctx, false, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", pg.url, "-f", sqlFile)
+	m, err := Run(ctx, false, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", url, "-f", sqlFile)
 	if err != nil {
-		return fmt.Errorf("psql \\copy: %w", err)
+		return 0, 0, fmt.Errorf("psql \\copy: %w", err)
 	}
-	rows := float64(total)
-	b.add(Row{Step: 2, Figure: "ingest into PostgreSQL: SaveTrial, " + b.mode.Ingest.String() + ", depth 2", Value: rows / save, Unit: "rows/s",
-		Ref: rows / m.Wall.Seconds(), RefUnit: "rows/s", RefWhat: "psql `\\copy` of the same rows into the same tables, one transaction",
-		Notes: fmt.Sprintf("%s rows in %d tables; save %.2f s, \\copy %.2f s", Num(rows), len(order), save, m.Wall.Seconds())})
-
-	// The trial \copy put back is the one LoadTrial reads.
-	return b.fetch(ctx, db, conn.Conn().PgConn(), id)
+	return save, m.Wall.Seconds(), nil
 }
 
 // checkEmpty fails when a table of tables holds rows: the benchmark's

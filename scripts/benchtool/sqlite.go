@@ -55,22 +55,11 @@ func (b *bench) sqlite(ctx context.Context) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("make the CSV folder: %w", err)
 	}
-	var export, imp strings.Builder
-	export.WriteString(".bail on\n.mode csv\n")
-	imp.WriteString(".bail on\nPRAGMA foreign_keys=ON;\nPRAGMA busy_timeout=5000;\nPRAGMA cache_size=-65536;\nPRAGMA temp_store=2;\nBEGIN IMMEDIATE;\nPRAGMA defer_foreign_keys=ON;\n")
-	for _, t := range order {
-		f := filepath.Join(dir, t+".csv")
-		fmt.Fprintf(&export, ".output '%s'\nSELECT * FROM %s;\n", f, t)
-		fmt.Fprintf(&imp, ".import --csv '%s' %s\n", f, t)
-	}
-	for _, c := range nullable {
-		fmt.Fprintf(&imp, "UPDATE %s SET %s = NULL WHERE %s = '';\n", c[0], c[1], c[1])
-	}
-	imp.WriteString("COMMIT;\n")
+	export, imp := sqliteScripts(dir, order, nullable)
 	if err := db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", path, err)
 	}
-	if err := sqliteShell(ctx, path, filepath.Join(dir, "export.sql"), export.String()); err != nil {
+	if err := sqliteShell(ctx, path, filepath.Join(dir, "export.sql"), export); err != nil {
 		return fmt.Errorf("export the trial: %w", err)
 	}
 	if db, err = store.OpenSQLite(ctx, path); err != nil {
@@ -93,29 +82,60 @@ func (b *bench) sqlite(ctx context.Context) error {
 	if err := db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", path, err)
 	}
-	script := filepath.Join(dir, "import.sql")
-	if err := os.WriteFile(script, []byte(imp.String()), 0o644); err != nil {
-		return fmt.Errorf("write the import script: %w", err)
-	}
-	m, err := Run(ctx, false, "sqlite3", "-init", os.DevNull, path, ".read '"+script+"'")
-	if err != nil {
-		return fmt.Errorf("sqlite3 .import: %w", err)
-	}
-	if db, err = store.OpenSQLite(ctx, path); err != nil {
-		return fmt.Errorf("reopen %s: %w", path, err)
-	}
-	got, err := countRows(ctx, db, order)
+	wall, err := importAndCount(ctx, path, filepath.Join(dir, "import.sql"), imp, order, total)
 	if err != nil {
 		return err
 	}
-	if got != total {
-		return fmt.Errorf("sqlite3 .import put back %d rows of %d", got, total)
-	}
 	rows := float64(total)
 	b.add(Row{Step: 3, Figure: "ingest into SQLite: SaveTrial, " + b.mode.Ingest.String() + ", depth 2", Value: rows / save, Unit: "rows/s",
-		Ref: rows / m.Wall.Seconds(), RefUnit: "rows/s", RefWhat: "`sqlite3` shell `.import --csv` of the same rows into the same tables, one transaction",
-		Notes: fmt.Sprintf("%s rows in %d tables; save %.2f s, .import %.2f s (incl. '' → NULL in %d nullable FK columns)", Num(rows), len(order), save, m.Wall.Seconds(), len(nullable))})
+		Ref: rows / wall, RefUnit: "rows/s", RefWhat: "`sqlite3` shell `.import --csv` of the same rows into the same tables, one transaction",
+		Notes: fmt.Sprintf("%s rows in %d tables; save %.2f s, .import %.2f s (incl. '' → NULL in %d nullable FK columns)", Num(rows), len(order), save, wall, len(nullable))})
 	return nil
+}
+
+// sqliteScripts returns the sqlite3 shell's scripts that export every table
+// of order to dir/TABLE.csv and import them back in one transaction, with
+// the store's pragmas and the nullable foreign key columns set back to NULL.
+func sqliteScripts(dir string, order []string, nullable [][2]string) (export, imp string) {
+	var ex, im strings.Builder
+	ex.WriteString(".bail on\n.mode csv\n")
+	im.WriteString(".bail on\nPRAGMA foreign_keys=ON;\nPRAGMA busy_timeout=5000;\nPRAGMA cache_size=-65536;\nPRAGMA temp_store=2;\nBEGIN IMMEDIATE;\nPRAGMA defer_foreign_keys=ON;\n")
+	for _, t := range order {
+		f := filepath.Join(dir, t+".csv")
+		fmt.Fprintf(&ex, ".output '%s'\nSELECT * FROM %s;\n", f, t)
+		fmt.Fprintf(&im, ".import --csv '%s' %s\n", f, t)
+	}
+	for _, c := range nullable {
+		fmt.Fprintf(&im, "UPDATE %s SET %s = NULL WHERE %s = '';\n", c[0], c[1], c[1])
+	}
+	im.WriteString("COMMIT;\n")
+	return ex.String(), im.String()
+}
+
+// importAndCount writes the import script to file, times the sqlite3 shell
+// running it on the (closed) database at path, and checks that it put back
+// all total rows of the tables of order. It returns the time in seconds.
+func importAndCount(ctx context.Context, path, file, script string, order []string, total int64) (float64, error) {
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		return 0, fmt.Errorf("write the import script: %w", err)
+	}
+	m, err := Run(ctx, false, "sqlite3", "-init", os.DevNull, path, ".read '"+file+"'")
+	if err != nil {
+		return 0, fmt.Errorf("sqlite3 .import: %w", err)
+	}
+	db, err := store.OpenSQLite(ctx, path)
+	if err != nil {
+		return 0, fmt.Errorf("reopen %s: %w", path, err)
+	}
+	defer db.Close()
+	got, err := countRows(ctx, db, order)
+	if err != nil {
+		return 0, err
+	}
+	if got != total {
+		return 0, fmt.Errorf("sqlite3 .import put back %d rows of %d", got, total)
+	}
+	return m.Wall.Seconds(), nil
 }
 
 // sqliteShell runs script (written to file) with the sqlite3 shell on the
