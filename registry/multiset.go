@@ -50,6 +50,7 @@ func (o *MultiSet) Bind(b *Binder) {
 	b.String(&o.By, "by", "", "metadata property (meta:KEY) or trial field (experiment, application, trial) that defines the sets")
 	b.Bool(&o.Weak, "weak", false, "weak scaling within each set")
 	bindRules(b, &o.Rules)
+	b.Required("by")
 }
 
 // Validate requires By and reads the rules file.

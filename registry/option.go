@@ -19,13 +19,21 @@ type Option struct {
 	// Allowed are the values the option takes, when they are a fixed set
 	// (nil otherwise).
 	Allowed []string
+	// Required says the analysis cannot run without a value (Validate
+	// refuses the default).
+	Required bool
 }
 
-// allowedKey is the flag annotation that keeps an option's allowed values.
-const allowedKey = "registry_allowed"
+// allowedKey and requiredKey are the flag annotations that keep an
+// option's allowed values and that it is required.
+const (
+	allowedKey  = "registry_allowed"
+	requiredKey = "registry_required"
+)
 
 func optionOf(f *pflag.Flag) Option {
-	return Option{Name: f.Name, Shorthand: f.Shorthand, Type: f.Value.Type(), Default: f.DefValue, Help: f.Usage, Allowed: f.Annotations[allowedKey]}
+	return Option{Name: f.Name, Shorthand: f.Shorthand, Type: f.Value.Type(), Default: f.DefValue, Help: f.Usage,
+		Allowed: f.Annotations[allowedKey], Required: f.Annotations[requiredKey] != nil}
 }
 
 // Binder declares the options of an analysis (Options.Bind): each call
@@ -102,4 +110,12 @@ func (b *Binder) Strings(p *[]string, name string, def []string, help string) {
 		def = append([]string(nil), *p...)
 	}
 	b.fs.StringSliceVar(p, name, def, help)
+}
+
+// Required marks the options called names, declared before, as required:
+// the analysis's Validate refuses their defaults.
+func (b *Binder) Required(names ...string) {
+	for _, n := range names {
+		_ = b.fs.SetAnnotation(n, requiredKey, []string{"true"})
+	}
 }

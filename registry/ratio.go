@@ -59,6 +59,7 @@ func (o *Ratio) Bind(b *Binder) {
 	b.String(&o.Name, "name", "", "name of the derived metric")
 	b.String(&o.Expr, "expr", "", "expression over metric names")
 	b.Bool(&o.SaveMetric, "save-metric", false, "store the derived metric in the database (metric.derived = true)")
+	b.Required("name", "expr")
 }
 
 // Validate requires the name and the expression.

@@ -63,6 +63,13 @@ func TestEveryAnalysisRegistered(t *testing.T) {
 func TestDefaultsValidate(t *testing.T) {
 	required := map[string]bool{"ratio": true, "multiset": true}
 	for _, a := range All() {
+		marked := false
+		for _, o := range a.Options() {
+			marked = marked || o.Required
+		}
+		if marked != required[a.Name] {
+			t.Errorf("%s: options marked required: %v, want %v", a.Name, marked, required[a.Name])
+		}
 		err := a.Defaults().Validate()
 		var ue *UsageError
 		switch {
@@ -278,5 +285,44 @@ func TestOverheadUnitCountsP(t *testing.T) {
 	}
 	if _, err := a.Run(context.Background(), o, Input{Trials: ts}); err == nil {
 		t.Error("p from ranks: want the constant-p refusal")
+	}
+}
+
+// TestEveryAnalysisRuns runs every registered analysis from its defaults
+// (plus the options some require) on the demo's generated MPI runs: each
+// result is named after its analysis and has a table with rows.
+func TestEveryAnalysisRuns(t *testing.T) {
+	var ts []*drg.Trial
+	for _, p := range []int{1, 2, 4} {
+		ts = append(ts, mpiTrial(t, p))
+	}
+	required := map[string]map[string]string{
+		"ratio":    {"name": "DOUBLE", "expr": "TIME * 2"},
+		"multiset": {"by": "trial"},
+		"regress":  {"order-by": "name", "min-size": "2"},
+		"cluster":  {"k": "2"},
+	}
+	for _, a := range All() {
+		o := a.Defaults()
+		for k, v := range required[a.Name] {
+			if err := a.Set(o, k, v); err != nil {
+				t.Fatalf("%s --%s: %v", a.Name, k, err)
+			}
+		}
+		in := Input{Trials: ts, IDs: []int64{1, 2, 3}}
+		switch a.Trials {
+		case Single:
+			in = Input{Trials: ts[2:]}
+		case Pair:
+			in = Input{Trials: ts[:2]}
+		}
+		out, err := a.Run(context.Background(), o, in)
+		if err != nil {
+			t.Errorf("%s: %v", a.Name, err)
+			continue
+		}
+		if out.Result.Analysis != a.Name || len(out.Result.Tables) == 0 || out.Result.Tables[0].NumRows() == 0 {
+			t.Errorf("%s: result %q with %d tables", a.Name, out.Result.Analysis, len(out.Result.Tables))
+		}
 	}
 }

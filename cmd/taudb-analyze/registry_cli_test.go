@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 )
 
 // TestStudyOpensTheDatabaseOnce runs a study of 12 analyses of every kind
@@ -107,5 +111,34 @@ func TestStudyValidatesOptionsThroughTheRegistry(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
 		t.Errorf("the refused study created the database")
+	}
+}
+
+// TestCommandsBoundFromTheRegistry checks that every registered analysis
+// is a command whose flags are its options (same default and help) plus
+// the flags that name its trials, --no-save, --table and the command's
+// extra modes, and nothing else.
+func TestCommandsBoundFromTheRegistry(t *testing.T) {
+	root := newApp(io.Discard, io.Discard).root()
+	extra := map[string]bool{"trial": true, "trials": true, "where": true, "view": true, "no-save": true, "table": true, "help": true, "list": true, "list-rules": true}
+	for _, an := range registry.All() {
+		cmd, _, err := root.Find([]string{an.Name})
+		if err != nil || cmd.Name() != an.Name {
+			t.Errorf("no command %s: %v", an.Name, err)
+			continue
+		}
+		opts := map[string]bool{}
+		for _, o := range an.Options() {
+			opts[o.Name] = true
+			f := cmd.Flags().Lookup(o.Name)
+			if f == nil || f.DefValue != o.Default || f.Usage != o.Help || f.Shorthand != o.Shorthand {
+				t.Errorf("%s --%s: flag %+v, option %+v", an.Name, o.Name, f, o)
+			}
+		}
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !opts[f.Name] && !extra[f.Name] {
+				t.Errorf("%s --%s is not an option of the registry", an.Name, f.Name)
+			}
+		})
 	}
 }
