@@ -116,11 +116,12 @@ func TestStudyValidatesOptionsThroughTheRegistry(t *testing.T) {
 
 // TestCommandsBoundFromTheRegistry checks that every registered analysis
 // is a command whose flags are its options (same default and help) plus
-// the flags that name its trials, --no-save, --table and the command's
-// extra modes, and nothing else.
+// the flags that name its trials (with --query, which picks the part of a
+// trial read), --no-save, --table and the command's extra modes, and
+// nothing else.
 func TestCommandsBoundFromTheRegistry(t *testing.T) {
 	root := newApp(io.Discard, io.Discard).root()
-	extra := map[string]bool{"trial": true, "trials": true, "where": true, "view": true, "no-save": true, "table": true, "help": true, "list": true, "list-rules": true}
+	extra := map[string]bool{"trial": true, "query": true, "trials": true, "where": true, "view": true, "no-save": true, "table": true, "help": true, "list": true, "list-rules": true}
 	for _, an := range registry.All() {
 		cmd, _, err := root.Find([]string{an.Name})
 		if err != nil || cmd.Name() != an.Name {
