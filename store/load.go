@@ -29,6 +29,9 @@ func (db *DB) readTx(ctx context.Context, fn func(r runner) error) error {
 			return fmt.Errorf("begin a read transaction: %w", err)
 		}
 		defer tx.Rollback(ctx) //nolint:errcheck // read-only: nothing to keep
+		if err := waitForDrops(ctx, pgxRunner{tx}); err != nil {
+			return err
+		}
 		return fn(pgxRunner{tx})
 	case db.sqlDB != nil:
 		tx, err := db.sqlDB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})

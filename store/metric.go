@@ -92,6 +92,11 @@ func (db *DB) saveMetricTx(ctx context.Context, r runner, p *metricPlan) (int64,
 	if err := db.lockTrials(ctx, r, false, id); err != nil {
 		return 0, err
 	}
+	if db.dialect == Postgres { // after the trial's lock: see sharePartitions
+		if err := sharePartitions(ctx, r); err != nil {
+			return 0, err
+		}
+	}
 	if err := db.lockNames(ctx, r, fmt.Sprintf("metric/%d", id), p.name); err != nil {
 		return 0, err
 	}

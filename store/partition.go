@@ -105,6 +105,51 @@ func (db *DB) Layout(ctx context.Context) (Layout, error) {
 // layout run one at a time (reads are not affected).
 const partitionLockKey = 7_305_268_131_926_466_213
 
+// dropLockKey is the advisory lock between reads and the dropping of a
+// trial's partitions. Dropping (and detaching) a partition takes ACCESS
+// EXCLUSIVE locks on it and its parent, in an order that a reader, which
+// locks the parent and then the partitions it reads, can meet the other
+// way round: the soak test saw "deadlock detected" in reads and deletes.
+// Every read transaction on PostgreSQL takes it shared first (readTx), and
+// a delete takes it exclusively just before it drops, holding nothing a
+// reader waits for: a reader waits for the drop (or the drop for the
+// readers in progress), never the two for each other. Saves do not take
+// it, so reads do not wait for saves.
+const dropLockKey = 7_305_268_131_926_466_215
+
+// lockDrops takes dropLockKey exclusively for the transaction of r.
+func lockDrops(ctx context.Context, r runner) error {
+	if _, err := r.execArgs(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(dropLockKey)); err != nil {
+		return fmt.Errorf("wait for the reads in progress: %w", err)
+	}
+	return nil
+}
+
+// waitForDrops takes dropLockKey shared for the transaction of r: a
+// transaction that reads or writes trial data through the parent tables
+// (a read, SaveMetric) takes it before any table lock.
+func waitForDrops(ctx context.Context, r runner) error {
+	if _, err := r.execArgs(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, int64(dropLockKey)); err != nil {
+		return fmt.Errorf("wait for a trial's partitions to be dropped: %w", err)
+	}
+	return nil
+}
+
+// sharePartitions takes partitionLockKey shared for the transaction of r:
+// SaveMetric, which reads a trial's call data through the parents and
+// inserts into timer_value, takes turns with the saves and deletes of
+// partitions (which take it exclusively) but not with other metric saves.
+// A save's ATTACH takes ACCESS EXCLUSIVE on the default partitions and
+// SHARE ROW EXCLUSIVE on metric, which a metric save holds ROW EXCLUSIVE
+// on: without the lock the two deadlocked in the soak test. Taken after
+// the trial's row lock, as a delete takes it after its own.
+func sharePartitions(ctx context.Context, r runner) error {
+	if _, err := r.execArgs(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, int64(partitionLockKey)); err != nil {
+		return fmt.Errorf("wait for the saves and deletes of partitions: %w", err)
+	}
+	return nil
+}
+
 // lockPartitions takes partitionLockKey for the transaction of r.
 func lockPartitions(ctx context.Context, r runner) error {
 	if _, err := r.execArgs(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(partitionLockKey)); err != nil {
@@ -209,6 +254,9 @@ func trialPartitions(ctx context.Context, r runner, trial int64) (map[string]boo
 // that no row of timer_call_data_count refers to it). Dropping reads no
 // row of another trial.
 func dropPartitions(ctx context.Context, r runner, trial int64, exists map[string]bool) error {
+	if err := lockDrops(ctx, r); err != nil {
+		return err
+	}
 	for _, t := range []string{"timer_value", "counter_value"} {
 		if exists[t] {
 			if err := r.exec(ctx, `DROP TABLE `+partitionName(t, trial)); err != nil {
