@@ -101,11 +101,7 @@ func Regress(exps []Experiment, opt RegressOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := seriesOfRuns(runs, o.SeriesOptions)
-	if err != nil {
-		return nil, err
-	}
-	return regressData(d, o)
+	return RegressRuns(runs, o)
 }
 
 // regressData is Regress on the reduced history d, with the options'
