@@ -69,11 +69,8 @@ func (s *Server) openNode(r *http.Request) (*cachedTrial, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	n, err := pathInt(r, "node", "region")
-	if err != nil || n >= int64(len(ct.trial.Nodes)) {
-		return nil, 0, &notFound{"region " + r.PathValue("node")}
-	}
-	return ct, int(n), nil
+	n, err := pathIndex(r, "node", "region", len(ct.trial.Nodes))
+	return ct, n, err
 }
 
 // regionPage shows one node's values on every thread: its statistics, the

@@ -121,6 +121,16 @@ func pathInt(r *http.Request, name, what string) (int64, error) {
 	return n, nil
 }
 
+// pathIndex returns path value name as an index below n (a node or a
+// thread of a trial), or a notFound naming what the value was to be.
+func pathIndex(r *http.Request, name, what string, n int) (int, error) {
+	i, err := pathInt(r, name, what)
+	if err != nil || i >= int64(n) {
+		return 0, &notFound{what + " " + r.PathValue(name)}
+	}
+	return int(i), nil
+}
+
 // quoteList quotes each name and joins them with commas.
 func quoteList(names []string) string {
 	q := make([]string, len(names))

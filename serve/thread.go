@@ -37,11 +37,8 @@ func (s *Server) openThread(r *http.Request) (*cachedTrial, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	th, err := pathInt(r, "th", "thread")
-	if err != nil || th >= int64(len(ct.trial.Threads)) {
-		return nil, 0, &notFound{"thread " + r.PathValue("th")}
-	}
-	return ct, int(th), nil
+	th, err := pathIndex(r, "th", "thread", len(ct.trial.Threads))
+	return ct, th, err
 }
 
 // threadPage lists the regions (flat view) one thread has a record of,
