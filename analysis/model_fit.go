@@ -320,19 +320,26 @@ type modelCand struct {
 	coef []float64
 }
 
+// scaled returns the square-root weights of y, its largest magnitude, and
+// the criterion's floor on the weighted residual sum of squares,
+// n·(modelFloor·max|sw·y|)²: what every fit of y starts from.
+func (b *modelBasis) scaled(y []float64) (sw []float64, maxAbs, floor float64) {
+	for _, v := range y {
+		maxAbs = max(maxAbs, math.Abs(v))
+	}
+	sw = b.weights(y, maxAbs)
+	var maxW float64
+	for i, v := range y {
+		maxW = max(maxW, sw[i]*math.Abs(v))
+	}
+	return sw, maxAbs, float64(len(y)) * (modelFloor * maxW) * (modelFloor * maxW)
+}
+
 // fit chooses and fits the model of y (len(y) = len(b.p), finite) as
 // FitModel describes.
 func (b *modelBasis) fit(y []float64) Model {
 	n := len(y)
-	var maxAbs, maxW float64
-	for _, v := range y {
-		maxAbs = max(maxAbs, math.Abs(v))
-	}
-	sw := b.weights(y, maxAbs)
-	for i, v := range y {
-		maxW = max(maxW, sw[i]*math.Abs(v))
-	}
-	floor := float64(n) * (modelFloor * maxW) * (modelFloor * maxW)
+	sw, maxAbs, floor := b.scaled(y)
 	f := newLSFit(n, 3)
 	q := make([]float64, 3*n)
 	best := modelCand{hi: -1, crit: math.Inf(1)}

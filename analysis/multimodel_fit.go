@@ -22,15 +22,7 @@ const multiNegConst = 0.25
 func multiSearch(pts [][]float64, ys []float64, cols []MultiTerm) multiCand {
 	n := len(ys)
 	b := &modelBasis{m: defaultModelMethod}
-	var maxAbs, maxW float64
-	for _, v := range ys {
-		maxAbs = max(maxAbs, math.Abs(v))
-	}
-	sw := b.weights(ys, maxAbs)
-	for i, v := range ys {
-		maxW = max(maxW, sw[i]*math.Abs(v))
-	}
-	floor := float64(n) * (modelFloor * maxW) * (modelFloor * maxW)
+	sw, maxAbs, floor := b.scaled(ys)
 	minY := math.Inf(1)
 	for _, v := range ys {
 		minY = min(minY, math.Abs(v))
