@@ -223,10 +223,12 @@ func formatValue(t *drg.Trial, m int, v float64) string {
 	if !t.Metrics[m].IsTime() {
 		return strconv.FormatFloat(v, 'g', 3, 64) + " " + t.Metrics[m].Name
 	}
-	return formatMicros(v)
+	return FormatMicros(v)
 }
 
-func formatMicros(v float64) string {
+// FormatMicros writes a time in µs in one human unit with 3 significant
+// digits: "1.5 s" from 1e6 µs up, "250 ms" from 1e3 µs, else "12 µs".
+func FormatMicros(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case a >= 1e6:

@@ -250,7 +250,7 @@ func fmtPercent(x float64) string {
 // formatMicrosOrValue renders a value of the series' metric.
 func formatMicrosOrValue(d *seriesData, v float64) string {
 	if d.isTime {
-		return formatMicros(v)
+		return FormatMicros(v)
 	}
 	return fmt.Sprintf("%.3g %s", v, d.metric)
 }

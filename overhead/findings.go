@@ -15,14 +15,7 @@ func (c *config) format(v float64) string {
 	if c.unitOfMetric() != "us" {
 		return strconv.FormatFloat(v, 'g', 3, 64) + " " + c.metric
 	}
-	a := math.Abs(v)
-	switch {
-	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + " s"
-	case a >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + " ms"
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64) + " µs"
+	return analysis.FormatMicros(v)
 }
 
 func pct(a, b float64) string {
