@@ -336,8 +336,8 @@ func parseEntries(r io.Reader, name string) ([]entry, error) {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes: not a rules file", MaxFileSize)}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(name, err)
+	if e := yamlmsg.Unmarshal(data, &doc); e != nil {
+		return nil, &Error{File: name, Line: e.Line, Msg: e.Msg}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, nil // an empty file changes nothing
@@ -417,13 +417,6 @@ func known(k string) bool {
 
 // kindName names a YAML node's kind for a message.
 func kindName(n *yaml.Node) string { return yamlmsg.KindName(n) }
-
-// yamlError turns a YAML syntax error ("yaml: line 4: ...") into an Error
-// with the line.
-func yamlError(file string, err error) error {
-	line, msg := yamlmsg.Syntax(err)
-	return &Error{File: file, Line: line, Msg: msg}
-}
 
 // WriteRules writes rules as a rules file of add entries. Parsing it with
 // ParseRules(r, name, nil) gives the same rules (Source aside).

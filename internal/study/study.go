@@ -174,8 +174,8 @@ func Parse(file, dir string, data []byte) (*Study, error) {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, yamlError(file, err)
+	if e := yamlmsg.Unmarshal(data, &doc); e != nil {
+		return nil, &Error{File: file, Line: e.Line, Msg: e.Msg}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, fail(0, "empty study: it needs at least an \"analyses\" list")
@@ -439,13 +439,6 @@ func list(file, key string, v *yaml.Node) ([]string, error) {
 
 // kindName names a YAML node's kind for a message.
 func kindName(n *yaml.Node) string { return yamlmsg.KindName(n) }
-
-// yamlError turns a YAML syntax error ("yaml: line 4: ...") into an Error
-// with the line.
-func yamlError(file string, err error) error {
-	line, msg := yamlmsg.Syntax(err)
-	return &Error{File: file, Line: line, Msg: msg}
-}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
