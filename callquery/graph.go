@@ -31,8 +31,7 @@ func newGraph(t *drg.Trial) *graph {
 	inCallpath := make([]bool, len(t.Regions))
 	hasKids := make([]bool, n)
 	state := make([]int8, n) // 0 unknown, 1 in, 2 out
-	var member func(i int) bool
-	member = func(i int) bool {
+	member := func(i int) bool {
 		// Iterative over the parent chain: find the first known ancestor.
 		chain := []int{}
 		for j := i; state[j] == 0; j = t.Nodes[j].Parent {

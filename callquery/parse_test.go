@@ -111,7 +111,7 @@ func TestErrorsEscapeHostileText(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%q: no error", q)
 		}
-		if strings.ContainsAny(err.Error(), "\x1b\x07\x9b\u202e") {
+		if strings.ContainsAny(err.Error(), "\x1b\x07\u009b\u202e") {
 			t.Errorf("%q: raw control text in %q", q, err.Error())
 		}
 	}

@@ -55,8 +55,6 @@ type JobSpec struct {
 // rank, advanced one interval at a time by Next.
 type Job struct {
 	Spec JobSpec
-	// written counts the intervals written so far.
-	written int
 }
 
 // NewJob checks the spec and returns a job at interval 0.

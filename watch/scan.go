@@ -127,7 +127,6 @@ type scanner struct {
 	sources  map[drg.ThreadID]*rankSource
 	folders  map[string]time.Time // interval folders and their last mtime
 	topTime  time.Time
-	warnings []string
 }
 
 func newScanner(dir string, prefixes []string) *scanner {

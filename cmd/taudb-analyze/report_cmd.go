@@ -162,7 +162,6 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 			return nil, err
 		}
 	}
-	var ids []int64
 	var err error
 	var trials []*drg.Trial
 	var q queried
@@ -171,14 +170,14 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 		if id, err = a.resolveTrial(ctx, db, f.trial); err != nil {
 			return nil, err
 		}
-		ids = []int64{id}
 		var t *drg.Trial
 		if t, q, err = a.readQueriedTrial(ctx, db, id, f.query); err != nil {
 			return nil, err
 		}
 		trials = []*drg.Trial{t}
 	} else {
-		if ids, err = a.selectTrials(ctx, db, f.sel, 1); err != nil {
+		ids, err := a.selectTrials(ctx, db, f.sel, 1)
+		if err != nil {
 			return nil, err
 		}
 		if trials, err = a.loadTrials(ctx, db, ids, true); err != nil {

@@ -20,7 +20,7 @@ import (
 type watchFlags struct {
 	out, serve, name, app, exp string
 	noSave                     bool
-	idleExit, poll, rankWait   time.Duration
+	idleExit, poll             time.Duration
 	opt                        watch.Options
 }
 
