@@ -36,6 +36,12 @@ echo "test: PostgreSQL at ${TAUDB_TEST_PG_URL%%\?*}" | sed 's/:[^:@/]*@/:***@/' 
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
 go vet "${pkgs[@]}"
+# staticcheck, pinned; skipped (with a word) only where it cannot be installed.
+if go install honnef.co/go/tools/cmd/staticcheck@v0.8.2 >/dev/null 2>&1; then
+  "$(go env GOPATH)/bin/staticcheck" "${pkgs[@]}"
+else
+  echo "test: staticcheck could not be installed (no module proxy?): skipped" >&2
+fi
 go test -count=1 -timeout 60m "${pkgs[@]}"
 
 # Fuzzing, bounded (see docs/reliability.md): every fuzz target runs
