@@ -26,8 +26,8 @@ type trialChoice struct {
 type runFlags struct {
 	noSave bool
 	table  string
-	// query is --query of a single-trial analysis (and of cluster --trial);
-	// nil for the others and for studies.
+	// query is --query of a single-trial analysis (and of cluster --trial),
+	// or a study entry's query; nil for none.
 	query *queryFlag
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/taudb-analyze/taudb-analyze/callquery"
 	"github.com/taudb-analyze/taudb-analyze/registry"
 	"strconv"
 	"strings"
@@ -41,6 +42,8 @@ const studyHelp = `A study file (YAML) describes a whole analysis session:
       with: {metric: TIME, aggregate: mean}   # its flags, without the dashes
     - run: imbalance                      # single-trial analyses run once per
       trials: [mm-np1]                    # trial; default: all the trials
+      query: 'MATCH ("*")->(".", p) WHERE p."name" STARTS WITH "MPI_"'
+                                          # optional: --query (docs/query.md)
   report:
     out: matmult-report                   # write the HTML report here
     title: matmult at 1..8 processes
@@ -126,11 +129,35 @@ func (a *app) readStudy(path string) (*study.Study, error) {
 		return nil, err
 	}
 	for _, an := range s.Analyses {
-		if _, _, err := studyOptions(an); err != nil {
+		reg, o, err := studyOptions(an)
+		if err != nil {
 			return nil, &study.Error{File: s.File, Line: an.Line, Msg: fmt.Sprintf("%s: %v", an.Run, err)}
+		}
+		if _, err := studyQuery(an, reg, o); err != nil {
+			return nil, &study.Error{File: s.File, Line: an.QueryLine, Msg: fmt.Sprintf("%s: %v", an.Run, err)}
 		}
 	}
 	return s, nil
+}
+
+// studyQuery returns the parsed query of a study entry (nil for none): a
+// query restricts one trial's call graph, so it goes with single-trial
+// analyses only, and not with ratio's save-metric, as on the command line.
+func studyQuery(entry study.Analysis, an *registry.Analysis, o registry.Options) (*queryFlag, error) {
+	if entry.Query == "" {
+		return nil, nil
+	}
+	if an.Trials != registry.Single {
+		return nil, fmt.Errorf("query: restricts the call graph of one trial, and %s analyses %s", an.Name, an.Trials)
+	}
+	if savesMetric(o) {
+		return nil, fmt.Errorf("query: save-metric stores the metric of the whole trial: leave out the query")
+	}
+	q, err := callquery.Parse(entry.Query)
+	if err != nil {
+		return nil, fmt.Errorf("query: %v", err)
+	}
+	return &queryFlag{text: entry.Query, q: q}, nil
 }
 
 // checkStudyParam checks that p is an option of the analysis run that a

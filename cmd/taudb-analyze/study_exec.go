@@ -215,20 +215,25 @@ func (x *studyExec) analysis(ctx context.Context, entry study.Analysis) error {
 	case an.Trials == registry.Pair && len(ids) != 2:
 		return fmt.Errorf("%s compares two trials; the study gives it %d (use \"trials: [A, B]\")", an.Name, len(ids))
 	}
+	qf, err := studyQuery(entry, an, o)
+	if err != nil {
+		return err
+	}
 	for _, call := range calls {
-		if err := x.runOne(ctx, entry, an, o, call); err != nil {
+		if err := x.runOne(ctx, entry, an, o, call, qf); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// runOne runs the analysis on the trials ids, reusing a result stored
-// before, and notes the result.
-func (x *studyExec) runOne(ctx context.Context, entry study.Analysis, an *registry.Analysis, o registry.Options, ids []int64) error {
+// runOne runs the analysis on the trials ids, restricted by the entry's
+// query qf when it has one, reusing a result stored before, and notes the
+// result.
+func (x *studyExec) runOne(ctx context.Context, entry study.Analysis, an *registry.Analysis, o registry.Options, ids []int64, qf *queryFlag) error {
 	var out bytes.Buffer
 	sub := &app{out: &out, errOut: io.Discard, quiet: true, reuse: true, format: "table", rows: defaultRows}
-	r, err := sub.runIDs(ctx, x.db, an, o, ids, runFlags{})
+	r, err := sub.runIDs(ctx, x.db, an, o, ids, runFlags{query: qf})
 	if err != nil {
 		return err
 	}

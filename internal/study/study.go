@@ -99,6 +99,11 @@ type Analysis struct {
 	Trials []string
 	// With are the command's flags without their dashes, in file order.
 	With []Param
+	// Query is a call-path query (docs/query.md) that restricts a
+	// single-trial analysis to the call-graph nodes it matches, as --query
+	// does on the command line; "" for none. QueryLine is its line.
+	Query     string
+	QueryLine int
 }
 
 // Param is one flag of an analysis: --Name=Value.
@@ -161,7 +166,7 @@ func Read(path string) (*Study, error) {
 var (
 	topKeys      = []string{"title", "database", "trials", "analyses", "report"}
 	trialKeys    = []string{"name", "path", "application", "experiment", "format", "where", "view"}
-	analysisKeys = []string{"run", "trials", "with"}
+	analysisKeys = []string{"run", "trials", "with", "query"}
 	reportKeys   = []string{"out", "title"}
 )
 
@@ -303,6 +308,9 @@ func parseAnalyses(file string, v *yaml.Node) ([]Analysis, error) {
 				an.Trials, err = list(file, key, v)
 			case "with":
 				an.With, err = params(file, v)
+			case "query":
+				an.Query, err = scalar(file, key, v)
+				an.QueryLine = v.Line
 			}
 			return err
 		})
