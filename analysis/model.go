@@ -64,17 +64,6 @@ const (
 	ModelMinPointsTwoTerm = 5
 )
 
-// modelCondLimit is the largest condition number of a hypothesis' design
-// matrix (columns scaled to a largest magnitude of 1) for which it is
-// fitted; beyond it the columns are numerically collinear for the given p.
-const modelCondLimit = 1e10
-
-// modelRSSFloor is the relative size of a residual below which it is
-// rounding noise: a residual sum of squares below n*(modelRSSFloor*max|y|)²
-// counts as that floor, so that hypotheses which all fit the data exactly
-// tie and the one with fewer coefficients wins.
-const modelRSSFloor = 1e-10
-
 // modelTieTolerance is the AICc difference under which two hypotheses tie
 // (the earlier, simpler one is kept).
 const modelTieTolerance = 1e-9

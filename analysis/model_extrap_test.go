@@ -21,9 +21,8 @@ func extrapTestBlocks() []Term { return extrapBlocks(false) }
 func TestModelExtrapBasicModeler(t *testing.T) {
 	ps := []float64{2, 4, 8, 16, 32}
 	type tc struct {
-		term       Term
-		c0, c1     float64
-		whyDiffers string
+		term   Term
+		c0, c1 float64
 	}
 	var cases []tc
 	for _, b := range extrapTestBlocks() {

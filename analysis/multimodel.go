@@ -158,6 +158,16 @@ func FitMultiModel(names []string, x [][]float64, reps [][]float64, reduce Multi
 	if err != nil {
 		return MultiModel{}, err
 	}
+	best := multiSearch(pts, ys, multiColumns(names, pts, ys))
+	m := describeMulti(names, pts, ys, best)
+	m.MinReps, m.RepNoise = minReps, noise
+	return m, nil
+}
+
+// multiColumns returns the columns of the pair search of ys at pts: the
+// candidate terms of each parameter, widened, combined, and shortened to
+// at most multiMaxColumns.
+func multiColumns(names []string, pts [][]float64, ys []float64) []MultiTerm {
 	cands := candidateTerms(names, pts, ys)
 	for k := range cands {
 		cands[k] = widenCandidates(cands[k][:min(multiWiden, len(cands[k]))])
@@ -176,10 +186,7 @@ func FitMultiModel(names []string, x [][]float64, reps [][]float64, reduce Multi
 		cands[longest] = cands[longest][:len(cands[longest])-1]
 		cols = combineColumns(len(names), cands)
 	}
-	best := multiSearch(pts, ys, cols)
-	m := describeMulti(names, pts, ys, best)
-	m.MinReps, m.RepNoise = minReps, noise
-	return m, nil
+	return cols
 }
 
 // reducePoints merges equal points and reduces their repetitions; it

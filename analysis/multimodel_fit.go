@@ -9,6 +9,7 @@ type multiCand struct {
 	cols []MultiTerm
 	h    hypothesis
 	crit float64
+	fits int // hypotheses fitted by the search
 }
 
 // multiNegConst is how negative the constant of a two-column hypothesis
@@ -18,57 +19,153 @@ type multiCand struct {
 const multiNegConst = 0.25
 
 // multiSearch fits c0 plus every subset of one or two columns and
-// returns the best by the leave-one-out criterion that stays positive.
+// returns the best by the leave-one-out criterion that stays positive:
+// the first in the order c0, one column, two columns (by column index)
+// to beat the best before it by modelTieTolerance. A hypothesis whose
+// lower bound (searchBounds) cannot beat the best so far is not fitted.
 func multiSearch(pts [][]float64, ys []float64, cols []MultiTerm) multiCand {
-	n := len(ys)
-	b := &modelBasis{m: defaultModelMethod}
-	sw, maxAbs, floor := b.scaled(ys)
-	minY := math.Inf(1)
-	for _, v := range ys {
-		minY = min(minY, math.Abs(v))
+	return multiSearchWith(pts, ys, cols, true)
+}
+
+// multiSearchWith is multiSearch, fitting every hypothesis when prune is
+// false (the straightforward search the bounds must agree with).
+func multiSearchWith(pts [][]float64, ys []float64, cols []MultiTerm, prune bool) multiCand {
+	s := newMultiSearcher(pts, ys, cols)
+	var bounds *searchBounds
+	if prune {
+		bounds = newSearchBounds(s.vals, s.sw, ys, s.floor, s.b.m.coefPenalty)
 	}
-	f := newLSFit(n, 4)
-	q := make([]float64, 4*n)
-	best := multiCand{crit: math.Inf(1)}
-	vals := make([][]float64, len(cols)) // each column at the points
-	for c, col := range cols {
-		vals[c] = make([]float64, n)
-		for i, pt := range pts {
-			vals[c][i] = col.Eval(pt)
-		}
-	}
-	var idx []int
-	buf := make([]float64, 3*n)
-	try := func(sub []MultiTerm) {
-		h, ok := cachedHypothesis(n, vals, idx, buf)
-		if !ok || n < h.k+2 || !h.solve(ys, sw, f, q) || !b.admissible(&h, f, ys, maxAbs) {
-			return
-		}
-		if h.k == 3 && ((f.coef[1] < 0) != (f.coef[2] < 0) || f.coef[0] < -multiNegConst*minY) {
-			return // terms that cancel each other: a fit to noise
-		}
-		crit := b.criterion(&h, f, sw, floor)
-		if !(crit < best.crit-modelTieTolerance) || !multiPositive(pts, sub, f.coef[:h.k], maxAbs) {
-			return
-		}
-		h.x = append([]float64(nil), h.x...)
-		best = multiCand{cols: append([]MultiTerm(nil), sub...), h: h, crit: crit}
-	}
-	try(nil)
+	s.try(nil)
 	for i := range cols {
-		idx = []int{i}
-		try([]MultiTerm{cols[i]})
+		if bounds == nil || !bounds.skip(i, -1, s.best.crit-modelTieTolerance) {
+			s.try([]int{i})
+		}
 	}
+	idx := make([]int, 2)
 	for i := range cols {
 		for j := i + 1; j < len(cols); j++ {
-			idx = []int{i, j}
-			try([]MultiTerm{cols[i], cols[j]})
+			if bounds == nil || !bounds.skip(i, j, s.best.crit-modelTieTolerance) {
+				idx[0], idx[1] = i, j
+				s.try(idx)
+			}
 		}
 	}
-	if best.cols == nil {
-		best.h, _ = multiHypothesis(pts, nil)
+	if s.best.cols == nil {
+		s.best.h, _ = multiHypothesis(pts, nil)
 	}
-	return best
+	return s.best
+}
+
+// multiSearcher is the state of one search: the series, its weights, the
+// columns' values at its points and the best hypothesis so far.
+type multiSearcher struct {
+	pts                 [][]float64
+	ys, sw              []float64
+	maxAbs, floor, minY float64
+	cols                []MultiTerm
+	vals                [][]float64 // each column at the points
+	b                   *modelBasis
+	f                   *lsFit
+	q, buf              []float64
+	best                multiCand
+}
+
+// newMultiSearcher prepares the search of ys at pts over cols.
+func newMultiSearcher(pts [][]float64, ys []float64, cols []MultiTerm) *multiSearcher {
+	n := len(ys)
+	s := &multiSearcher{pts: pts, ys: ys, cols: cols, b: &modelBasis{m: defaultModelMethod},
+		f: newLSFit(n, 4), q: make([]float64, 4*n), buf: make([]float64, 3*n), minY: math.Inf(1)}
+	s.sw, s.maxAbs, s.floor = s.b.scaled(ys)
+	for _, v := range ys {
+		s.minY = min(s.minY, math.Abs(v))
+	}
+	s.vals = columnValues(pts, cols)
+	s.best = multiCand{crit: math.Inf(1)}
+	return s
+}
+
+// columnValues returns each column at the points, as MultiTerm.Eval
+// computes it (the same products in the same order), evaluating each term
+// once per distinct coordinate value.
+func columnValues(pts [][]float64, cols []MultiTerm) [][]float64 {
+	if len(pts) == 0 {
+		return make([][]float64, len(cols))
+	}
+	dims := len(pts[0])
+	at := make([][]int, dims) // at[k][i]: the index of pts[i][k] among the distinct values
+	distinct := make([][]float64, dims)
+	for k := range dims {
+		index := map[float64]int{}
+		at[k] = make([]int, len(pts))
+		for i, pt := range pts {
+			j, ok := index[pt[k]]
+			if !ok {
+				j = len(distinct[k])
+				index[pt[k]] = j
+				distinct[k] = append(distinct[k], pt[k])
+			}
+			at[k][i] = j
+		}
+	}
+	terms := make([]map[Term][]float64, dims)
+	for k := range terms {
+		terms[k] = map[Term][]float64{}
+	}
+	out := make([][]float64, len(cols))
+	for c, col := range cols {
+		out[c] = make([]float64, len(pts))
+		for i := range out[c] {
+			out[c][i] = 1
+		}
+		for k, t := range col {
+			if t == (Term{}) {
+				continue
+			}
+			tv, ok := terms[k][t]
+			if !ok {
+				tv = make([]float64, len(distinct[k]))
+				for j, v := range distinct[k] {
+					tv[j] = t.Eval(v)
+				}
+				terms[k][t] = tv
+			}
+			for i := range out[c] {
+				out[c][i] *= tv[at[k][i]]
+			}
+		}
+	}
+	return out
+}
+
+// try fits c0 plus the columns idx and makes it the best when it passes
+// the checks and beats the best by modelTieTolerance.
+func (s *multiSearcher) try(idx []int) {
+	n := len(s.ys)
+	h, ok := cachedHypothesis(n, s.vals, idx, s.buf)
+	if !ok || n < h.k+2 {
+		return
+	}
+	s.best.fits++
+	f := s.f
+	if !h.solve(s.ys, s.sw, f, s.q) || !s.b.admissible(&h, f, s.ys, s.maxAbs) {
+		return
+	}
+	if h.k == 3 && ((f.coef[1] < 0) != (f.coef[2] < 0) || f.coef[0] < -multiNegConst*s.minY) {
+		return // terms that cancel each other: a fit to noise
+	}
+	crit := s.b.criterion(&h, f, s.sw, s.floor)
+	if !(crit < s.best.crit-modelTieTolerance) {
+		return
+	}
+	var sub []MultiTerm
+	for _, i := range idx {
+		sub = append(sub, s.cols[i])
+	}
+	if !multiPositive(s.pts, sub, f.coef[:h.k], s.maxAbs) {
+		return
+	}
+	h.x = append([]float64(nil), h.x...)
+	s.best = multiCand{cols: sub, h: h, crit: crit, fits: s.best.fits}
 }
 
 // cachedHypothesis builds the design matrix [1, vals[idx[0]], ...] of n
@@ -130,12 +227,12 @@ func multiPositive(pts [][]float64, cols []MultiTerm, coef []float64, maxAbs flo
 			top[k] = max(top[k], v)
 		}
 	}
+	all, one := make([]float64, len(top)), make([]float64, len(top))
 	for s := 1; s <= 20; s++ {
 		f := math.Exp2(float64(s))
-		all := make([]float64, len(top))
 		for k := range top {
 			all[k] = top[k] * f
-			one := append([]float64(nil), top...)
+			copy(one, top)
 			one[k] *= f
 			if !(eval(one) >= -1e-9*maxAbs) {
 				return false

@@ -26,7 +26,9 @@ import (
 // predicted at the largest coordinates with the first parameter doubled
 // (or opt.Predict), predicted_low, predicted_high (95% prediction
 // interval), reliability. Findings state the program's model with its
-// caveats (extrapolation, single repetitions, poor fit).
+// caveats (extrapolation, single repetitions, poor fit). With opt.Suggest
+// > 0, table "suggestions" lists the runs that would together most narrow
+// the program's prediction (SuggestMultiMeasurements).
 func ScalabilityMulti(trials []*drg.Trial, params []string, opt ScalabilityOptions, reduce MultiReduce) (*Result, error) {
 	if len(params) < 2 {
 		return nil, fmt.Errorf("scalability over parameters: %d --param given, want at least 2 (one parameter is the plain scalability)", len(params))
@@ -88,6 +90,11 @@ func ScalabilityMulti(trials []*drg.Trial, params []string, opt ScalabilityOptio
 		res.AddTable(surfaceTable(d, models[0], coords, rows[0], reduce))
 	}
 	multiFindings(res, d, models[0], at, coords)
+	if opt.Suggest > 0 {
+		if err := multiSuggest(res, d, models[0], coords, at, opt.Suggest); err != nil {
+			return nil, fmt.Errorf("--suggest: %w", err)
+		}
+	}
 	return res, nil
 }
 

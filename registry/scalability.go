@@ -37,7 +37,8 @@ type Scalability struct {
 	// Repetitions reduces the repetitions of a point (in Input, or trials
 	// at equal parameter values with Params): "median" or "mean".
 	Repetitions string
-	// Suggest is how many next measurements to suggest (0: none).
+	// Suggest is how many next measurements to suggest (0: none): values
+	// of p, or with Params grid points chosen together.
 	Suggest int
 	// Params are the parameters of a multi-parameter model ("p",
 	// "threads", "nodes", "hosts", "meta:KEY"); none (or only p) is the
@@ -76,7 +77,7 @@ func (o *Scalability) Bind(b *Binder) {
 	b.Float(&o.Predict, "predict", 0, "predict the time at this p (default: twice the largest p)")
 	b.String(&o.Input, "input", "", "model an Extra-P text or JSON measurement file instead of trials (printed, not stored)")
 	b.Enum(&o.Repetitions, "repetitions", "median", []string{"median", "mean"}, "with --input or --param: fit the median or the mean of a point's repetitions")
-	b.Int(&o.Suggest, "suggest", 0, "suggest the N values of p whose measurement would most narrow the prediction at --predict, with each run's cost")
+	b.Int(&o.Suggest, "suggest", 0, "suggest the N values of p (with --param: the N grid points, together) whose measurement would most narrow the prediction at --predict, with each run's cost")
 	b.Strings(&o.Params, "param", nil, "model over several parameters: repeat (--param p --param meta:SIZE); trials at equal values are repetitions")
 	b.String(&o.ExportExtrap, "export-extrap", "", "also write the series' values to this file in Extra-P's text format")
 }
@@ -93,8 +94,8 @@ func (o *Scalability) Validate() error {
 	if o.Suggest < 0 || o.Suggest > 100 {
 		return &UsageError{Option: "suggest", Msg: fmt.Sprintf("--suggest %d: want 0 to 100", o.Suggest)}
 	}
-	if o.Suggest > 0 && (len(o.Params) > 1 || o.Input != "") {
-		return &UsageError{Option: "suggest", Msg: "--suggest works on a single-parameter series of trials"}
+	if o.Suggest > 0 && o.Input != "" {
+		return &UsageError{Option: "suggest", Msg: "--suggest works on a series of trials, not on --input"}
 	}
 	if o.Input != "" && o.ExportExtrap != "" {
 		return &UsageError{Option: "export-extrap", Msg: "--export-extrap exports trials; --input is already an Extra-P file"}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,4 +47,42 @@ func TestScalabilityTwoParameters(t *testing.T) {
 		t.Errorf("params %v findings %v", doc.Params, doc.Findings)
 	}
 	fails(t, 2, "one --param", append(db, "scalability", "--where", `application == "synth2"`, "--param", "meta:SIZE")...)
+	suggestTwoParameters(t, db)
+}
+
+// suggestTwoParameters: --suggest 2 --predict 128 on the study of
+// TestScalabilityTwoParameters names two runs at the unmeasured p = 64 or
+// 128 (every measured grid point is taken) and a measured SIZE, with the
+// process-time p × time, and a finding.
+func suggestTwoParameters(t *testing.T, db []string) {
+	out := ok(t, nil, append(db, "--format", "json", "scalability", "--where", `application == "synth2"`, "--no-save",
+		"--param", "p", "--param", "meta:SIZE", "--predict", "128", "--suggest", "2")...)
+	var doc struct {
+		Findings []string
+		Tables   []struct {
+			Name string
+			Rows []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	for _, tb := range doc.Tables {
+		if tb.Name == "suggestions" {
+			rows = tb.Rows
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("suggestions: %v", rows)
+	}
+	for _, r := range rows {
+		p, size, tm, cost := r["x1"].(float64), r["x2"].(float64), r["run_time"].(float64), r["process_time"].(float64)
+		if p != 64 && p != 128 || !strings.Contains(" 16 32 64 128 ", fmt.Sprintf(" %g ", size)) || math.Abs(cost-p*tm) > 1e-9*cost {
+			t.Errorf("suggested run %v", r)
+		}
+	}
+	if !strings.Contains(strings.Join(doc.Findings, "\n"), "To narrow the prediction at p, meta:SIZE = [128 128]") {
+		t.Errorf("findings: %v", doc.Findings)
+	}
 }
