@@ -45,7 +45,7 @@ func hatchetNodes(tree *cct.Tree) []hatchetNode {
 		case "PROCEDURE":
 			h.kind, h.module = "PF", n.Module
 			if n.Parent >= 0 && n.CallLine != 0 {
-				h.name = n.Name
+				h.name = strconv.Itoa(n.CallLine) + ":" + n.Name
 			}
 			last = n.File
 		case "LOOP":
