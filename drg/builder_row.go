@@ -3,6 +3,7 @@ package drg
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 )
 
@@ -30,6 +31,10 @@ func (b *Builder) AddRow(node, first int, cols []int, keep []bool, excl, incl []
 	}
 	if cols == nil {
 		atomic.AddInt64(&b.density.present, int64(b.t.Present.orMask(base+first, n, keep)))
+		if keep == nil || !slices.Contains(keep[:n], false) {
+			b.addDense(node, base+first, first, excl, incl, calls, subrs)
+			return
+		}
 	}
 	touched := 0
 	for k := 0; k < n; k++ {
@@ -135,3 +140,50 @@ func (b *Bitmap) orMask(from, n int, keep []bool) int {
 	}
 	return newly
 }
+
+// addDense is AddRow for a row whose every entry is added, to the cells
+// at.. of columns first..: plain loops over the row, without a test per
+// entry (the presence bits are set by AddRow).
+func (b *Builder) addDense(node, at, first int, excl, incl [][]float64, calls, subrs []float64) {
+	n := len(calls)
+	for _, col := range excl {
+		n = len(col)
+	}
+	if atomic.LoadInt64(&b.density.nTouched) < int64(len(b.density.touched)) {
+		touched := 0
+		for th := first; th < first+n; th++ {
+			if !b.density.touched[th] {
+				b.density.touched[th] = true
+				touched++
+			}
+		}
+		atomic.AddInt64(&b.density.nTouched, int64(touched))
+	}
+	addTo(b.t.Calls[at:at+n], calls)
+	addTo(b.t.Subroutines[at:at+n], subrs)
+	for m, ex := range excl {
+		var in []float64
+		if incl != nil {
+			in = incl[m]
+		}
+		if slices.ContainsFunc(ex, isNegative) || slices.ContainsFunc(in, isNegative) {
+			b.addColumn(node, at, m, nil, nil, ex, in)
+			continue
+		}
+		addTo(b.t.Values[m].Exclusive[at:at+n], ex)
+		addTo(b.t.Values[m].Inclusive[at:at+n], in)
+	}
+}
+
+// addTo adds src to dst entry by entry (nothing when src is nil).
+func addTo(dst, src []float64) {
+	if src == nil {
+		return
+	}
+	dst = dst[:len(src)]
+	for k, v := range src {
+		dst[k] += v
+	}
+}
+
+func isNegative(v float64) bool { return v < 0 }
