@@ -315,8 +315,15 @@ func (d *caliDecoder) ctx(r *rec) error {
 		if !a.value {
 			continue
 		}
-		v, perr := parseNumber(r.data[i])
-		if perr != nil {
+		v, ok := 0.0, false
+		if r.nums != nil && i < len(r.nums) {
+			v, ok = r.nums[i], r.numOK[i]
+		} else {
+			var perr error
+			v, perr = parseNumber(r.data[i])
+			ok = perr == nil
+		}
+		if !ok {
 			return fmt.Errorf("%s %q is not a number", a.name, r.data[i])
 		}
 		if a.metric == nil {
