@@ -52,6 +52,9 @@ var foreignReaders = []foreignReader{
 		_, err := cube.Reader{Path: filepath.Join(dir, "gen.cubex")}.Read()
 		return err
 	}},
+	{"Score-P .cubex (zlib), inflating its data members only, no parsing: the bound of the row above", func(dir string, s Foreign) (int64, error) {
+		return otherfmt.WriteCubex(filepath.Join(dir, "gen.cubex"), s.Nodes, s.Threads, true)
+	}, func(dir string) error { return otherfmt.InflateCubex(filepath.Join(dir, "gen.cubex")) }},
 	{"HPCToolkit experiment.xml + metric-db", func(dir string, s Foreign) (int64, error) {
 		return otherfmt.WriteHPCToolkit(dir, s.Nodes, s.Threads/2)
 	}, func(dir string) error { _, err := hpctoolkit.Reader{Path: dir}.Read(); return err }},

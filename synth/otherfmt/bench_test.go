@@ -1,15 +1,9 @@
 package otherfmt
 
 import (
-	"archive/tar"
-	"compress/zlib"
-	"encoding/binary"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -125,7 +119,7 @@ var readerCases = []readerCase{
 		p := filepath.Join(dir, "zlib.cubex")
 		size, err := WriteCubex(p, 1000, 2048, true)
 		check(tb, err)
-		return size, func() error { return inflateOnly(p) }
+		return size, func() error { return InflateCubex(p) }
 	}},
 	{"hpctoolkit", func(tb testing.TB, dir string) (int64, func() error) {
 		p := filepath.Join(dir, "hpctoolkit")
@@ -142,61 +136,4 @@ func check(tb testing.TB, err error) {
 		tb.Helper()
 		tb.Fatal(err)
 	}
-}
-
-// inflateOnly decompresses every zlib segment of the .cubex at path (as
-// WriteCubex lays them out: ZCUBEX.DATA, a count, the segment table, the
-// segments) into nothing: the least work a reader of the file must do.
-func inflateOnly(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	tr := tar.NewReader(f)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !strings.HasSuffix(h.Name, ".data") {
-			continue
-		}
-		if err := inflateMember(tr); err != nil {
-			return fmt.Errorf("%s: %w", h.Name, err)
-		}
-	}
-}
-
-// inflateMember inflates the segments of one ZCUBEX.DATA member.
-func inflateMember(r io.Reader) error {
-	head := make([]byte, len("ZCUBEX.DATA")+8)
-	if _, err := io.ReadFull(r, head); err != nil {
-		return err
-	}
-	count := binary.LittleEndian.Uint64(head[len("ZCUBEX.DATA"):])
-	table := make([]byte, 24*count)
-	if _, err := io.ReadFull(r, table); err != nil {
-		return err
-	}
-	var zr io.ReadCloser
-	for s := uint64(0); s < count; s++ {
-		seg := io.LimitReader(r, int64(binary.LittleEndian.Uint64(table[24*s+16:])))
-		var err error
-		if zr == nil {
-			zr, err = zlib.NewReader(seg)
-		} else {
-			err = zr.(zlib.Resetter).Reset(seg, nil)
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(io.Discard, zr); err != nil {
-			return err
-		}
-	}
-	return nil
 }

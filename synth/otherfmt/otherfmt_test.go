@@ -90,3 +90,18 @@ func TestCaliValues(t *testing.T) {
 	}
 	checkFlat(t, tr, func(i int) string { return fmt.Sprintf("region_%d", i) }, 1, true, false)
 }
+
+// TestInflateCubex inflates a compressed generated file and refuses a
+// plain one (whose data members are not zlib segments).
+func TestInflateCubex(t *testing.T) {
+	dir := t.TempDir()
+	for _, compress := range []bool{true, false} {
+		p := filepath.Join(dir, fmt.Sprint(compress, ".cubex"))
+		if _, err := WriteCubex(p, 30, 20, compress); err != nil {
+			t.Fatal(err)
+		}
+		if err := InflateCubex(p); (err == nil) != compress {
+			t.Errorf("compress %v: InflateCubex gave %v", compress, err)
+		}
+	}
+}
