@@ -1,6 +1,8 @@
 package caliper
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -60,43 +62,71 @@ type caliDecoder struct {
 	refKey   []byte
 	attrIDs  []string     // the attr values of the last ctx record
 	attrBuf  []*attribute // and their attributes
+	parts    []string
+	fields   []field
 	s        *sink
 	line     int
 }
 
-// decodeCali reads a native .cali record stream. Goroutines cut, split
-// and parse blocks of lines (readBatches) while this one applies the
-// records in order.
+// decodeCali reads a native .cali record stream.
 func decodeCali(r io.Reader, path string) (*sinkResult, error) {
 	d := &caliDecoder{nodes: map[uint64]*caliNode{}, attrs: map[uint64]*attribute{},
 		immCache: map[string]*attribute{}, refCache: map[string]*refInfo{}, s: newSink()}
 	d.s.alias = d.aliasOf
-	batches, done := make(chan chan lineBatch, 4), make(chan struct{})
-	defer close(done)
-	go readBatches(r, batches, done)
-	for res := range batches {
-		b := <-res
-		for i := range b.lines {
-			l := &b.lines[i]
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
 			d.line++
-			if l.blank {
-				continue
+			if err == io.EOF {
+				return nil, d.errorf(path, "the file ends inside a record (no final newline): truncated?")
 			}
-			if l.err == nil {
-				l.err = d.record(l)
+			if perr := d.record(line); perr != nil {
+				return nil, &Error{Path: path, Line: d.line, Offset: -1, Err: perr}
 			}
-			if l.err != nil {
-				return nil, &Error{Path: path, Line: d.line, Offset: -1, Err: l.err}
-			}
+		} else if err == nil {
+			d.line++
 		}
-		if b.err != nil {
-			return nil, &Error{Path: path, Line: d.line + 1, Offset: -1, Err: b.err}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &Error{Path: path, Line: d.line + 1, Offset: -1, Err: err}
 		}
 	}
 	if d.line == 0 {
 		return nil, &Error{Path: path, Offset: -1, Err: errors.New("empty file")}
 	}
 	return &sinkResult{s: d.s, format: "cali"}, nil
+}
+
+func (d *caliDecoder) errorf(path, format string, args ...any) error {
+	return &Error{Path: path, Line: d.line, Offset: -1, Err: fmt.Errorf(format, args...)}
+}
+
+// readLine returns the next line without its newline; err is io.EOF with a
+// non-empty line when the input ends without a final newline.
+func readLine(br *bufio.Reader) (string, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err == nil { // the whole line is in the buffer
+		return string(bytes.TrimSuffix(chunk[:len(chunk)-1], []byte{'\r'})), nil
+	}
+	var sb strings.Builder
+	for {
+		sb.Write(chunk)
+		if sb.Len() > MaxLine {
+			return "", fmt.Errorf("record longer than %d bytes", MaxLine)
+		}
+		if err != bufio.ErrBufferFull {
+			break
+		}
+		chunk, err = br.ReadSlice('\n')
+	}
+	s := sb.String()
+	if err == nil {
+		return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"), nil
+	}
+	return s, err
 }
 
 // field is one key=value[=value...] item of a record line.
@@ -194,18 +224,22 @@ func splitEscaped(line string) ([]field, error) {
 type rec struct {
 	kind                        string
 	id, attr, data, parent, ref []string
-	// nums and numOK are data parsed as numbers (see splitLine), or nil.
-	nums  []float64
-	numOK []bool
 }
 
-// record handles one split line.
-func (d *caliDecoder) record(l *splitLine) error {
-	fields := l.fields
+// record handles one line.
+func (d *caliDecoder) record(line string) error {
+	fields, parts, err := splitInto(line, d.parts, d.fields)
+	if err != nil {
+		return err
+	}
+	d.parts = parts
+	if cap(fields) > cap(d.fields) {
+		d.fields = fields
+	}
 	if fields[0].key != "__rec" || len(fields[0].vals) != 1 {
 		return fmt.Errorf("line does not start with __rec=KIND")
 	}
-	r := rec{kind: fields[0].vals[0], nums: l.nums, numOK: l.numOK}
+	r := rec{kind: fields[0].vals[0]}
 	for _, f := range fields[1:] {
 		var slot *[]string
 		switch f.key {

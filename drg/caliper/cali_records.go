@@ -315,15 +315,8 @@ func (d *caliDecoder) ctx(r *rec) error {
 		if !a.value {
 			continue
 		}
-		v, ok := 0.0, false
-		if r.nums != nil && i < len(r.nums) {
-			v, ok = r.nums[i], r.numOK[i]
-		} else {
-			var perr error
-			v, perr = parseNumber(r.data[i])
-			ok = perr == nil
-		}
-		if !ok {
+		v, perr := parseNumber(r.data[i])
+		if perr != nil {
 			return fmt.Errorf("%s %q is not a number", a.name, r.data[i])
 		}
 		if a.metric == nil {
