@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ThreadID names a thread by TAU's node, context and thread ranks.
@@ -35,6 +36,7 @@ type Builder struct {
 	AggregateMetadata bool
 	negatives         int
 	firstNegative     string
+	negMu             sync.Mutex
 	density           density
 	// err is the first error met while building (a trial too sparse to
 	// store): from then on no column grows, values are dropped and Finish
@@ -174,13 +176,24 @@ func (b *Builder) node(canon string) int {
 	nt := len(b.t.Threads)
 	for m := range b.t.Values {
 		v := &b.t.Values[m]
-		v.Inclusive = append(v.Inclusive, make([]float64, nt)...)
-		v.Exclusive = append(v.Exclusive, make([]float64, nt)...)
+		v.Inclusive = extend(v.Inclusive, nt)
+		v.Exclusive = extend(v.Exclusive, nt)
 	}
-	b.t.Calls = append(b.t.Calls, make([]float64, nt)...)
-	b.t.Subroutines = append(b.t.Subroutines, make([]float64, nt)...)
+	b.t.Calls = extend(b.t.Calls, nt)
+	b.t.Subroutines = extend(b.t.Subroutines, nt)
 	b.t.Present.Grow(nt)
 	return i
+}
+
+// extend appends n zeros to col. Within col's capacity it only reslices:
+// the builder's columns are only ever grown, so the room Reserve made is
+// still the zeros make gave it; not clearing it again leaves its pages
+// untouched until values are written (by AddRow, perhaps in parallel).
+func extend(col []float64, n int) []float64 {
+	if cap(col)-len(col) >= n {
+		return col[:len(col)+n]
+	}
+	return append(col, make([]float64, n)...)
 }
 
 // Reserve makes room for n more nodes in every value column, so that
@@ -230,11 +243,7 @@ func (b *Builder) AddCalls(node, th int, calls, subrs float64) {
 // by zero and reported in Trial.Warnings, as TAU's loader does.
 func (b *Builder) AddValues(node, th, m int, excl, incl float64) {
 	if excl < 0 || incl < 0 {
-		if b.negatives == 0 {
-			b.firstNegative = fmt.Sprintf("%q on thread %d.%d.%d", b.t.Nodes[node].Name,
-				b.t.Threads[th].Node, b.t.Threads[th].Context, b.t.Threads[th].Thread)
-		}
-		b.negatives++
+		b.negative(node, th)
 		excl, incl = math.Max(excl, 0), math.Max(incl, 0)
 	}
 	if b.err != nil {
@@ -245,6 +254,12 @@ func (b *Builder) AddValues(node, th, m int, excl, incl float64) {
 	b.t.Present.Set(c)
 	b.t.Values[m].Exclusive[c] += excl
 	b.t.Values[m].Inclusive[c] += incl
+}
+
+// formatCell names a (node, thread column) cell in warnings.
+func formatCell(t *Trial, node, th int) string {
+	return fmt.Sprintf("%q on thread %d.%d.%d", t.Nodes[node].Name,
+		t.Threads[th].Node, t.Threads[th].Context, t.Threads[th].Thread)
 }
 
 // Counter returns the index of the user event with the given name, adding

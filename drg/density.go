@@ -62,7 +62,7 @@ func CheckDensity(rows string, nodes, threads int, present int64) error {
 type density struct {
 	present, counters int64
 	touched           []bool
-	nTouched          int
+	nTouched          int64
 }
 
 // mark records a value in cell c of thread column th; isNew says whether
@@ -83,5 +83,5 @@ func (d *density) estimate(n int64) int64 {
 	if d.nTouched == 0 {
 		return -1
 	}
-	return n * int64(len(d.touched)) / int64(d.nTouched)
+	return n * int64(len(d.touched)) / d.nTouched
 }

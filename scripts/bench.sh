@@ -2,13 +2,16 @@
 # Measure taudb-analyze at scale and print one markdown table, every figure
 # next to a reference measured in the same run on the same data (cat, psql
 # \copy, the sqlite3 shell's .import, COPY TO STDOUT, one pass over the
-# values, the 4 GB memory target), with the ratio. See scripts/benchtool.
+# values, the 4 GB memory target, and for the readers of Caliper, CUBE and
+# HPCToolkit files the TAU profile reader timed alternately with them),
+# with the ratio. See scripts/benchtool.
 #
 #   bash scripts/bench.sh [quick|full] [-out FILE]   # default quick
 #
 # quick: about 5 minutes on the 2-core development machine (profile folder
-#        1,024 threads × 500 regions, ingest 256 × 500 × 2, analyses on 1k,
-#        4k and 16k threads × 100 regions, CLI end to end 4,096 × 1,000 × 2);
+#        1,024 threads × 500 regions, other formats' inputs of about 33 MB,
+#        ingest 256 × 500 × 2, analyses on 1k, 4k and 16k threads × 100
+#        regions, CLI end to end 4,096 × 1,000 × 2);
 #        about 1 GB of temporary files.
 # full:  an hour or more (profile folder 8,192 × 1,000, ingest 1,024 × 1,000
 #        × 2, analyses on 1k, 8k and 64k threads, CLI end to end 65,536 ×

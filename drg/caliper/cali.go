@@ -135,16 +135,9 @@ type field struct {
 	vals []string
 }
 
-// splitRecord splits a record line on unescaped ',' and '=' and removes
-// the backslash escapes. A line without a backslash is split without
-// copying.
-func splitRecord(line string) ([]field, error) {
-	f, _, err := splitInto(line, nil, nil)
-	return f, err
-}
-
-// splitInto is splitRecord reusing the given buffers (which the result
-// may share).
+// splitInto splits a record line on unescaped ',' and '=' and removes the
+// backslash escapes, reusing the given buffers (which the result may
+// share). A line without a backslash is split without copying.
 func splitInto(line string, parts []string, fields []field) ([]field, []string, error) {
 	if strings.IndexByte(line, '\\') >= 0 {
 		f, err := splitEscaped(line)
@@ -178,7 +171,7 @@ func splitInto(line string, parts []string, fields []field) ([]field, []string, 
 	return fields, parts, nil
 }
 
-// splitEscaped is splitRecord for a line with backslash escapes.
+// splitEscaped is splitInto for a line with backslash escapes.
 func splitEscaped(line string) ([]field, error) {
 	var fields []field
 	var cur []string

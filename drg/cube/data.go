@@ -12,25 +12,80 @@ import (
 	"os"
 )
 
-// dtype says how one value of a metric is stored.
+// dtype says how one value of a metric is stored: its size in bytes and
+// its kind (one of the names of dtypes).
 type dtype struct {
-	size   int
-	decode func(b []byte, o binary.ByteOrder) float64
+	size int
+	kind string
 }
 
 // dtypes lists the value types read; others (MINDOUBLE, MAXDOUBLE,
 // TAU_ATOMIC, histograms, ...) do not add up along the call tree or are not
 // single numbers, and their metrics are left out with a warning.
 var dtypes = map[string]dtype{
-	"DOUBLE": {8, func(b []byte, o binary.ByteOrder) float64 { return math.Float64frombits(o.Uint64(b)) }},
-	"UINT64": {8, func(b []byte, o binary.ByteOrder) float64 { return float64(o.Uint64(b)) }},
-	"INT64":  {8, func(b []byte, o binary.ByteOrder) float64 { return float64(int64(o.Uint64(b))) }},
-	"UINT32": {4, func(b []byte, o binary.ByteOrder) float64 { return float64(o.Uint32(b)) }},
-	"INT32":  {4, func(b []byte, o binary.ByteOrder) float64 { return float64(int32(o.Uint32(b))) }},
-	"UINT16": {2, func(b []byte, o binary.ByteOrder) float64 { return float64(o.Uint16(b)) }},
-	"INT16":  {2, func(b []byte, o binary.ByteOrder) float64 { return float64(int16(o.Uint16(b))) }},
-	"UINT8":  {1, func(b []byte, _ binary.ByteOrder) float64 { return float64(b[0]) }},
-	"INT8":   {1, func(b []byte, _ binary.ByteOrder) float64 { return float64(int8(b[0])) }},
+	"DOUBLE": {8, "DOUBLE"}, "UINT64": {8, "UINT64"}, "INT64": {8, "INT64"},
+	"UINT32": {4, "UINT32"}, "INT32": {4, "INT32"},
+	"UINT16": {2, "UINT16"}, "INT16": {2, "INT16"},
+	"UINT8": {1, "UINT8"}, "INT8": {1, "INT8"},
+}
+
+// decodeRow converts the values of one row, b holding len(dst) values of
+// type dt in byte order o, into dst. It returns the position of the first
+// value that is not finite (a DOUBLE NaN or infinity), or -1. The 8-byte
+// types, which Score-P writes, are decoded in loops of their own per byte
+// order, without a call per value.
+func decodeRow(dst []float64, b []byte, dt dtype, o binary.ByteOrder) int {
+	big := o == binary.ByteOrder(binary.BigEndian)
+	switch {
+	case dt.kind == "DOUBLE" && !big:
+		for l := range dst {
+			dst[l] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*l:]))
+		}
+	case dt.kind == "DOUBLE":
+		for l := range dst {
+			dst[l] = math.Float64frombits(binary.BigEndian.Uint64(b[8*l:]))
+		}
+	case dt.kind == "UINT64" && !big:
+		for l := range dst {
+			dst[l] = float64(binary.LittleEndian.Uint64(b[8*l:]))
+		}
+	default:
+		for l := range dst {
+			dst[l] = decodeOne(b[l*dt.size:], dt.kind, o)
+		}
+	}
+	if dt.kind != "DOUBLE" {
+		return -1
+	}
+	for l, v := range dst {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return l
+		}
+	}
+	return -1
+}
+
+// decodeOne converts one value of kind from b in byte order o.
+func decodeOne(b []byte, kind string, o binary.ByteOrder) float64 {
+	switch kind {
+	case "DOUBLE":
+		return math.Float64frombits(o.Uint64(b))
+	case "UINT64":
+		return float64(o.Uint64(b))
+	case "INT64":
+		return float64(int64(o.Uint64(b)))
+	case "UINT32":
+		return float64(o.Uint32(b))
+	case "INT32":
+		return float64(int32(o.Uint32(b)))
+	case "UINT16":
+		return float64(o.Uint16(b))
+	case "INT16":
+		return float64(int16(o.Uint16(b)))
+	case "UINT8":
+		return float64(b[0])
+	}
+	return float64(int8(b[0]))
 }
 
 const (
@@ -171,12 +226,9 @@ func readValues(r io.Reader, dt dtype, order binary.ByteOrder, nodes []int, nloc
 			}
 			return &Error{Path: name, Member: mem, Offset: -1, Err: fmt.Errorf("values of row %d: %w", row, ErrTruncated)}
 		}
-		for l := 0; l < nloc; l++ {
-			v := dt.decode(buf[l*dt.size:], order)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errorf(name, mem, -1, "row %d (cnode row), location %d: value %v is not finite", row, l, v)
-			}
-			dst[node*nloc+l] = v
+		out := dst[node*nloc : (node+1)*nloc]
+		if l := decodeRow(out, buf, dt, order); l >= 0 {
+			return errorf(name, mem, -1, "row %d (cnode row), location %d: value %v is not finite", row, l, out[l])
 		}
 	}
 	var one [1]byte

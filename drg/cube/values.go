@@ -3,7 +3,9 @@ package cube
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
 )
@@ -83,16 +85,54 @@ func readTree(f *os.File, ms map[string]member, a *anchor, name string) (*cct.Tr
 	for i, n := range t.Nodes {
 		byID[int(n.ID)] = i
 	}
-	m := 0
+	if err := readMetrics(f, rs, t, byID, name); err != nil {
+		return nil, nil, err
+	}
+	return t, warn, nil
+}
+
+// readMetrics reads every metric of rs into t, up to GOMAXPROCS metrics at
+// a time: each writes only its own value column (members are read with
+// ReadAt, which is safe in parallel). The first error in metric order is
+// returned, so that a bad file always gets the same message.
+func readMetrics(f *os.File, rs []readable, t *cct.Tree, byID map[int]int, name string) error {
+	errs := make([]error, len(rs))
+	workers, visits := runtime.GOMAXPROCS(0), 0
 	for _, r := range rs {
-		if err := readMetric(f, r, t, m, byID, name); err != nil {
-			return nil, nil, err
+		if r.visits {
+			visits++
 		}
+	}
+	if visits > 1 {
+		workers = 1 // two "visits" metrics both write the calls column
+	}
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	m := 0
+	for i, r := range rs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i, m int, r readable) {
+			defer wg.Done()
+			errs[i] = readMetric(f, r, t, m, byID, name)
+			<-sem
+		}(i, m, r)
 		if !r.visits {
 			m++
 		}
 	}
-	return t, warn, nil
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError returns the first error of errs that is not nil.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readMetric reads one metric's index and data into metric m of t (or its

@@ -41,6 +41,8 @@ type frame struct {
 	attach      int    // node the children attach to
 	self        int    // node this element made, or -1
 	file        string // file of the enclosing procedure or loop
+	module      string // load module of the enclosing procedure
+	line        int    // the element's own line ("l")
 	isStatement bool
 }
 
@@ -212,11 +214,12 @@ func (e *experiment) startContext(t xml.StartElement, stack *[]frame, name strin
 	if top.isStatement {
 		return errorf(name, off, "<%s> inside a statement <S>", tag)
 	}
-	f := frame{attach: top.attach, self: -1, file: top.file}
+	f := frame{attach: top.attach, self: -1, file: top.file, module: top.module}
 	line, ok := lineOf(attr(t, "l"))
 	if !ok {
 		return errorf(name, off, "<%s>: line %q is not a line number", tag, attr(t, "l"))
 	}
+	f.line = line
 	id, err := strconv.ParseInt(attr(t, "i"), 10, 64)
 	if tag != "C" && (err != nil || id < 1) {
 		return errorf(name, off, "<%s>: context id %q is not a positive integer", tag, attr(t, "i"))
@@ -228,6 +231,9 @@ func (e *experiment) startContext(t xml.StartElement, stack *[]frame, name strin
 		nodeName, group = e.lookup("Procedure", attr(t, "n")), "PROCEDURE"
 		if ref := attr(t, "f"); ref != "" {
 			f.file = e.lookup("File", ref)
+		}
+		if ref := attr(t, "lm"); ref != "" {
+			f.module = e.lookup("LoadModule", ref)
 		}
 		if tag == "Pr" && nodeName == "" {
 			*stack = append(*stack, f)
@@ -252,6 +258,7 @@ func (e *experiment) startContext(t xml.StartElement, stack *[]frame, name strin
 	if err != nil {
 		return errorf(name, off, "%v", err)
 	}
+	e.tree.SetSource(n, f.module, f.file, line, top.line)
 	if tag == "S" || tag == "L" {
 		e.stmtParent[n] = top.self
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -69,35 +70,115 @@ type column struct {
 	incl   bool
 }
 
-// readMetricDB reads one metric-db file into the tree's columns for
-// thread th. cols maps each metric-db column to its destination; byID
-// maps a context id to its node (rows of ids without a node are skipped).
-func readMetricDB(f dbFile, th int, e *experiment, cols []column, scale []float64) error {
+// openMetricDB opens one metric-db file, checks its header and size
+// against experiment.xml and returns a reader positioned at its values
+// and the number of context rows; close closes the file.
+func openMetricDB(f dbFile, e *experiment, ncols int) (r io.Reader, rows int, close func() error, err error) {
 	fh, err := safefile.Open(f.path)
 	if err != nil {
-		return fmt.Errorf("hpctoolkit: %w", err)
+		return nil, 0, nil, fmt.Errorf("hpctoolkit: %w", err)
 	}
-	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil {
-		return fmt.Errorf("hpctoolkit: %w", err)
+		fh.Close()
+		return nil, 0, nil, fmt.Errorf("hpctoolkit: %w", err)
 	}
 	br := bufio.NewReaderSize(fh, 1<<16)
 	nodes, nmetrics, err := readHeader(br, f.path)
+	switch {
+	case err != nil:
+	case nmetrics != ncols:
+		err = errorf(f.path, 28, "%d metrics, experiment.xml lists %d metric-db columns", nmetrics, ncols)
+	case st.Size() < int64(metricDBHeader)+int64(nodes)*int64(nmetrics)*8:
+		err = &Error{Path: f.path, Offset: st.Size(), Err: fmt.Errorf("%w: %d contexts × %d metrics need %d bytes, the file has %d", ErrTruncated, nodes, nmetrics, int64(metricDBHeader)+int64(nodes)*int64(nmetrics)*8, st.Size())}
+	case e.maxID > int64(nodes):
+		err = errorf(f.path, 24, "%d contexts, but experiment.xml has context id %d", nodes, e.maxID)
+	}
 	if err != nil {
-		return err
+		fh.Close()
+		return nil, 0, nil, err
 	}
-	if nmetrics != len(cols) {
-		return errorf(f.path, 28, "%d metrics, experiment.xml lists %d metric-db columns", nmetrics, len(cols))
+	return br, nodes, fh.Close, nil
+}
+
+// blockThreads is the number of metric-db files (threads) read together:
+// their values of one context are neighbours in the tree's columns
+// (node*threads+thread), so writing them together fills whole cache lines.
+const blockThreads = 8
+
+// chunkRows is the number of context rows read from each file of a block
+// at a time, which bounds the block's buffers.
+const chunkRows = 4096
+
+// readBlock reads the metric-db files of threads th0.. th0+len(files)-1
+// into the tree's columns. cols maps each metric-db column to its
+// destination; rows of context ids without a node are checked and
+// skipped.
+func readBlock(files []dbFile, th0 int, e *experiment, cols []column, scale []float64) error {
+	readers := make([]io.Reader, len(files))
+	rows := make([]int, len(files)) // each file's context rows
+	most := 0
+	for k, f := range files {
+		r, n, closeFile, err := openMetricDB(f, e, len(cols))
+		if err != nil {
+			return err
+		}
+		defer closeFile()
+		readers[k], rows[k] = r, n
+		most = max(most, n)
 	}
-	want := int64(metricDBHeader) + int64(nodes)*int64(nmetrics)*8
-	if st.Size() < want {
-		return &Error{Path: f.path, Offset: st.Size(), Err: fmt.Errorf("%w: %d contexts × %d metrics need %d bytes, the file has %d", ErrTruncated, nodes, nmetrics, want, st.Size())}
+	rowBytes := 8 * len(cols)
+	bufs := make([][]byte, len(files))
+	for k := range bufs {
+		bufs[k] = make([]byte, min(most, chunkRows)*rowBytes)
 	}
-	if e.maxID > int64(nodes) {
-		return errorf(f.path, 24, "%d contexts, but experiment.xml has context id %d", nodes, e.maxID)
+	counts := make([]int, len(files))
+	for first := 0; first < most; first += chunkRows {
+		for k, r := range readers {
+			counts[k] = max(0, min(chunkRows, rows[k]-first))
+			if _, err := io.ReadFull(r, bufs[k][:counts[k]*rowBytes]); err != nil {
+				return &Error{Path: files[k].path, Offset: metricDBHeader + int64(first)*int64(rowBytes), Err: ErrTruncated}
+			}
+		}
+		if err := e.storeChunk(bufs, counts, files, th0, first, cols, scale); err != nil {
+			return err
+		}
 	}
-	return readRows(br, f.path, th, nodes, e, cols, scale)
+	return nil
+}
+
+// storeChunk stores rows first.. (context ids first+1..) of each file of
+// a block, bufs[k] holding counts[k] rows of file k.
+func (e *experiment) storeChunk(bufs [][]byte, counts []int, files []dbFile, th0, first int, cols []column, scale []float64) error {
+	nt := len(e.tree.Threads)
+	node := e.nodeOfID()
+	rowBytes := 8 * len(cols)
+	for r := 0; r < slices.Max(counts); r++ {
+		id := first + r + 1
+		nd := -1
+		if id < len(node) {
+			nd = node[id]
+		}
+		for c, col := range cols {
+			dst := e.tree.Excl[col.metric]
+			if col.incl {
+				dst = e.tree.Incl[col.metric]
+			}
+			for k, b := range bufs {
+				if r >= counts[k] {
+					continue
+				}
+				v := math.Float64frombits(binary.BigEndian.Uint64(b[r*rowBytes+8*c:]))
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return errorf(files[k].path, metricDBHeader+int64(first+r)*int64(rowBytes)+int64(8*c), "context %d, metric-db column %d: value %v is not finite", id, c, v)
+				}
+				if nd >= 0 {
+					dst[nd*nt+th0+k] = v * scale[col.metric]
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // readHeader checks the magic and endianness and returns the numbers of
@@ -118,39 +199,4 @@ func readHeader(r io.Reader, name string) (nodes, nmetrics int, err error) {
 		return 0, 0, errorf(name, 24, "%d contexts × %d metrics is not a metric-db header", n, m)
 	}
 	return int(n), int(m), nil
-}
-
-// readRows reads the values, row i holding context id i+1, one row at a
-// time.
-func readRows(r io.Reader, name string, th, nodes int, e *experiment, cols []column, scale []float64) error {
-	nt := len(e.tree.Threads)
-	node := e.nodeOfID()
-	row := make([]byte, 8*len(cols))
-	off := int64(metricDBHeader)
-	for id := 1; id <= nodes; id++ {
-		if _, err := io.ReadFull(r, row); err != nil {
-			return &Error{Path: name, Offset: off, Err: ErrTruncated}
-		}
-		n := -1
-		if id < len(node) {
-			n = node[id]
-		}
-		for c, col := range cols {
-			v := math.Float64frombits(binary.BigEndian.Uint64(row[8*c:]))
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errorf(name, off+int64(8*c), "context %d, metric-db column %d: value %v is not finite", id, c, v)
-			}
-			if n < 0 {
-				continue
-			}
-			v *= scale[col.metric]
-			if col.incl {
-				e.tree.Incl[col.metric][n*nt+th] = v
-			} else {
-				e.tree.Excl[col.metric][n*nt+th] = v
-			}
-		}
-		off += int64(len(row))
-	}
-	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 	"github.com/taudb-analyze/taudb-analyze/drg/internal/cct"
@@ -133,10 +135,8 @@ func (r Reader) readTree() (*cct.Tree, *experiment, string, error) {
 		return nil, nil, "", fmt.Errorf("%s: metric-db files: %w", dir, err)
 	}
 	e.tree.Alloc(false)
-	for th, df := range files {
-		if err := readMetricDB(df, th, e, cols, scale); err != nil {
-			return nil, nil, "", err
-		}
+	if err := readFiles(files, e, cols, scale); err != nil {
+		return nil, nil, "", err
 	}
 	e.subtractStatements()
 	for m, h := range halves {
@@ -170,4 +170,38 @@ func (e *experiment) subtractStatements() {
 			}
 		}
 	}
+}
+
+// readFiles reads the metric-db files in blocks of blockThreads, up to
+// GOMAXPROCS blocks at a time: each block writes only its own threads'
+// cells, 8 neighbouring values per context. The first error in file order
+// is returned.
+func readFiles(files []dbFile, e *experiment, cols []column, scale []float64) error {
+	e.nodeOfID() // made once, before the goroutines read it
+	nblocks := (len(files) + blockThreads - 1) / blockThreads
+	errs := make([]error, nblocks)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(nblocks, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				lo := b * blockThreads
+				hi := min(len(files), lo+blockThreads)
+				errs[b] = readBlock(files[lo:hi], lo, e, cols, scale)
+			}
+		}()
+	}
+	for b := 0; b < nblocks; b++ {
+		next <- b
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

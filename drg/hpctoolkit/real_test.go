@@ -221,9 +221,9 @@ func summaryValues(t *testing.T, path string) map[int64]map[string]float64 {
 // TestAllgather reads the OSU allgather database (10 ranks × 2 threads, as
 // its 20 metric-db files name them). Hatchet's test asserts 3 node types
 // (PF, L, S here); its graph has a node per PF, L and S element (1474).
-// Its name, module and file counts (383, 9, 41) depend on its call-site
-// prefixes and file bookkeeping, which this reader does not copy, and are
-// not checked. Its values are not in the shared data, so the
+// Its name, module and file counts (383, 9, 41) are checked in
+// TestHatchetNameModuleFileCounts, after its call-site prefixes and file
+// bookkeeping (hatchetNodes). Its values are not in the shared data, so the
 // independent checks are the database's own totals: for every context,
 // the sum over threads of its inclusive value equals the summed value
 // hpcprof wrote into experiment.xml (metric 2, "CPUTIME (usec):Sum (I)",

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -21,6 +23,8 @@ type bench struct {
 	self string
 	log  io.Writer
 	rows []Row
+	// only lists the steps to run, comma-separated ("" for all).
+	only string
 }
 
 // add appends a row and logs it.
@@ -49,6 +53,9 @@ func (b *bench) run(ctx context.Context) error {
 		{"end to end", b.endToEnd},
 	}
 	for _, s := range steps {
+		if b.only != "" && !slices.Contains(strings.Split(b.only, ","), s.name) {
+			continue
+		}
 		start := time.Now()
 		if err := s.fn(ctx); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)

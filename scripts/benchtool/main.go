@@ -2,7 +2,10 @@
 // table in which every figure stands next to a reference measured in the
 // same run on the same data, with their ratio:
 //
-//  1. parse: MB/s of each reader against `cat` of the same files;
+//  1. parse: MB/s of each TAU reader against `cat` of the same files, and
+//     of each reader of another profiler's format (Caliper, Score-P CUBE,
+//     HPCToolkit) against the TAU profile reader timed alternately with
+//     it;
 //  2. ingest into PostgreSQL: rows/s of SaveTrial against psql \copy of the
 //     same rows into the same tables;
 //  3. ingest into SQLite: rows/s of SaveTrial against the sqlite3 shell's
@@ -14,7 +17,7 @@
 //
 // Usage (from the repository's root; scripts/bench.sh does all of it):
 //
-//	go run ./scripts/benchtool -mode quick -pg URL [-cli BIN] [-out FILE]
+//	go run ./scripts/benchtool -mode quick -pg URL [-cli BIN] [-out FILE] [-only STEPS]
 package main
 
 import (
@@ -66,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, log io.Writer) error {
 	cli := fs.String("cli", "", "the taudb-analyze binary (default: built into the temporary folder)")
 	repo := fs.String("repo", ".", "the repository's root")
 	out := fs.String("out", "", "also write the table to this file")
+	only := fs.String("only", "", "run only these steps, comma-separated (parse, postgres, sqlite, sqlite result, analyses, end to end); default all")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -94,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, log io.Writer) error {
 		return fmt.Errorf("make the temporary folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	b := &bench{mode: mode, repo: *repo, tmp: tmp, cli: *cli, pgAdmin: *pg, self: self, log: log}
+	b := &bench{mode: mode, repo: *repo, tmp: tmp, cli: *cli, pgAdmin: *pg, self: self, log: log, only: *only}
 	if b.cli == "" {
 		b.cli = filepath.Join(tmp, "tmp", "taudb-analyze")
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", b.cli, "./cmd/taudb-analyze")

@@ -23,6 +23,9 @@ type Mode struct {
 	AnalysisRegions int
 	// EndToEnd is the trial of the CLI run (depth 1).
 	EndToEnd Size
+	// Foreign is the size of the generated inputs of the readers of other
+	// profilers' formats (row 1).
+	Foreign Foreign
 	// ResultRegions are the regions of each trial of the speedup study
 	// whose result is stored (row 3b).
 	ResultRegions int
@@ -32,11 +35,11 @@ type Mode struct {
 // (minutes) and full (the sizes).
 var Modes = map[string]Mode{
 	"tiny": {Name: "tiny", Parse: Size{64, 20, 1}, XML: Size{8, 50, 2}, Ingest: Size{64, 20, 2},
-		Analyses: []int{64, 128, 256}, AnalysisRegions: 20, EndToEnd: Size{64, 20, 2}, ResultRegions: 20},
+		Analyses: []int{64, 128, 256}, AnalysisRegions: 20, EndToEnd: Size{64, 20, 2}, ResultRegions: 20, Foreign: Foreign{50, 64}},
 	"quick": {Name: "quick", Parse: Size{1024, 500, 1}, XML: Size{64, 2000, 2}, Ingest: Size{256, 500, 2}, Ingest2: Size{4096, 300, 2},
-		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}, ResultRegions: 1000},
+		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}, ResultRegions: 1000, Foreign: Foreign{1000, 2048}},
 	"full": {Name: "full", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2}, Ingest2: Size{4096, 300, 2},
-		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}, ResultRegions: 1000},
+		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}, ResultRegions: 1000, Foreign: Foreign{1000, 16384}},
 }
 
 // LookupMode returns the mode of that name.

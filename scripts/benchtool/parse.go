@@ -32,6 +32,13 @@ func (b *bench) parse(ctx context.Context) error {
 		func() error { _, err := (profile.Reader{Path: dir}).Read(); return err }); err != nil {
 		return err
 	}
+	tauSize, err := dirSize(dir)
+	if err != nil {
+		return err
+	}
+	if err := b.parseForeign(ctx, dir, tauSize); err != nil {
+		return err
+	}
 
 	real, haveReal := b.realPerfExplorer()
 	if haveReal {
@@ -148,4 +155,21 @@ func (b *bench) parseFiles(ctx context.Context, what string, files []string, rea
 		Ref: mb / catSec, RefUnit: "MB/s", RefWhat: "`cat` of the same files",
 		Notes: fmt.Sprintf("%s MB in %d files, read %d×", Num(float64(size)/1e6), len(files), reps)})
 	return nil
+}
+
+// dirSize returns the bytes of the regular files under dir.
+func dirSize(dir string) (int64, error) {
+	var size int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		size += info.Size()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("size of %s: %w", dir, err)
+	}
+	return size, nil
 }

@@ -2,6 +2,8 @@ package cct
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
 )
@@ -47,7 +49,16 @@ type builder struct {
 	region   []int    // region index of each node
 	active   []int    // per region: open contexts of it on the walk
 	children [][]int
-	subrs    []float64 // one row: the calls of the current node's children
+	// colsOrNil is cols, or nil when every thread is its own column.
+	colsOrNil []int
+	ops       []op // the rows to add, in walk order
+}
+
+// op is one row Build adds: tree node i's values into trial node node,
+// its inclusive values only when incl.
+type op struct {
+	node, i int
+	incl    bool
 }
 
 // Build makes the trial. Every non-root context becomes the callpath node of
@@ -78,10 +89,14 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 	if err != nil {
 		return nil, err
 	}
-	s := &builder{t: t, b: b, cols: make([]int, len(t.Threads)), paths: paths, children: t.Children(),
-		subrs: make([]float64, len(t.Threads))}
+	s := &builder{t: t, b: b, cols: make([]int, len(t.Threads)), paths: paths, children: t.Children()}
+	identity := true
 	for th, id := range t.Threads {
 		s.cols[th] = b.Column(id)
+		identity = identity && s.cols[th] == th
+	}
+	if !identity {
+		s.colsOrNil = s.cols
 	}
 	s.regions()
 	for root, n := range t.Nodes {
@@ -89,6 +104,7 @@ func (t *Tree) Build(name string, src drg.Source, meta map[string]string) (*drg.
 			s.walk(root)
 		}
 	}
+	s.addAll()
 	return b.Finish(name, src)
 }
 
@@ -150,57 +166,121 @@ func (s *builder) walk(root int) {
 	}
 }
 
-// visit adds node i's values to its callpath node (unless it is a root,
-// whose callpath node is its flat node) and to its region's flat node, and
-// marks the region active below it.
+// visit plans the addition of node i's values to its callpath node
+// (unless it is a root, whose callpath node is its flat node) and to its
+// region's flat node, and marks the region active below it.
 func (s *builder) visit(i int) {
 	t := s.t
-	nt := len(t.Threads)
-	if t.Calls != nil {
-		clear(s.subrs)
-		for _, c := range s.children[i] {
-			for th := 0; th < nt; th++ {
-				s.subrs[th] += t.Calls[c*nt+th]
-			}
-		}
-	}
 	r := s.region[i]
 	root := t.Nodes[i].Parent < 0
 	if !root {
-		s.add(s.b.Node(s.paths[i]), i, true)
+		s.ops = append(s.ops, op{s.b.Node(s.paths[i]), i, true})
 	}
 	if root || !t.GivenFlat {
-		s.add(s.flat[i], i, s.active[r] == 0)
+		s.ops = append(s.ops, op{s.flat[i], i, s.active[r] == 0})
 	}
 	s.active[r]++
 }
 
-// add adds node i's row to trial node node (its inclusive values only
-// when incl), for every thread where some value is not zero.
-func (s *builder) add(node, i int, incl bool) {
-	t := s.t
-	nt := len(t.Threads)
-	for th := 0; th < nt; th++ {
-		c := i*nt + th
-		any := t.Present != nil && t.Present[c]
-		any = any || t.Calls != nil && (t.Calls[c] != 0 || s.subrs[th] != 0)
-		for m := range t.Incl {
-			any = any || t.Incl[m][c] != 0 || t.Excl[m][c] != 0
-		}
-		if !any {
-			continue
-		}
-		for m := range t.Incl {
-			in := t.Incl[m][c]
-			if !incl {
-				in = 0
+// minRangeThreads is the fewest threads a goroutine of addAll takes: below
+// that, starting goroutines costs more than it saves.
+const minRangeThreads = 128
+
+// addAll adds the planned rows. Every trial node exists by now, so the
+// threads are split into ranges added by GOMAXPROCS goroutines at once
+// (drg.Builder.AddRow on disjoint columns), when the threads are in the
+// builder's column order; otherwise in one goroutine.
+func (s *builder) addAll() {
+	nt := len(s.t.Threads)
+	workers := 1
+	if s.colsOrNil == nil {
+		workers = max(1, min(runtime.GOMAXPROCS(0), nt/minRangeThreads))
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := nt*w/workers, nt*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := s.newRowAdder(lo, hi)
+			for _, o := range s.ops {
+				a.add(o)
 			}
-			s.b.AddValues(node, s.cols[th], m, t.Excl[m][c], in)
+		}()
+	}
+	wg.Wait()
+}
+
+// rowAdder adds rows for the threads lo..hi-1, with its own buffers.
+type rowAdder struct {
+	s      *builder
+	lo, hi int
+	last   int       // tree node whose children's calls subrs holds
+	subrs  []float64 // the calls of node last's children, per thread
+	keep   []bool    // the cells added
+	ex, in [][]float64
+}
+
+func (s *builder) newRowAdder(lo, hi int) *rowAdder {
+	return &rowAdder{s: s, lo: lo, hi: hi, last: -1, subrs: make([]float64, hi-lo), keep: make([]bool, hi-lo),
+		ex: make([][]float64, len(s.t.Metrics)), in: make([][]float64, len(s.t.Metrics))}
+}
+
+// add adds tree node o.i's row to trial node o.node (its inclusive values
+// only when o.incl), on every thread where some value is not zero (or the
+// cell is Present), with one drg.Builder.AddRow.
+func (a *rowAdder) add(o op) {
+	t := a.s.t
+	nt := len(t.Threads)
+	lo, hi := o.i*nt+a.lo, o.i*nt+a.hi
+	keep := a.keep
+	if t.Present != nil {
+		copy(keep, t.Present[lo:hi])
+	} else {
+		clear(keep)
+	}
+	var calls, subrs []float64
+	if t.Calls != nil {
+		a.childCalls(o.i)
+		calls, subrs = t.Calls[lo:hi], a.subrs
+		markNonZero(keep, calls)
+		markNonZero(keep, subrs)
+	}
+	for m := range t.Incl {
+		a.ex[m], a.in[m] = t.Excl[m][lo:hi], t.Incl[m][lo:hi]
+		markNonZero(keep, a.ex[m])
+		markNonZero(keep, a.in[m])
+	}
+	in := a.in
+	if !o.incl {
+		in = nil
+	}
+	a.s.b.AddRow(o.node, a.lo, a.s.colsOrNil, keep, a.ex, in, calls, subrs)
+}
+
+// childCalls sets subrs to the calls of node i's children (the node's
+// subroutine calls), unless it holds them already.
+func (a *rowAdder) childCalls(i int) {
+	if a.last == i {
+		return
+	}
+	a.last = i
+	t := a.s.t
+	nt := len(t.Threads)
+	clear(a.subrs)
+	for _, c := range a.s.children[i] {
+		row := t.Calls[c*nt+a.lo : c*nt+a.hi]
+		for k, v := range row {
+			a.subrs[k] += v
 		}
-		if t.Calls != nil {
-			s.b.AddCalls(node, s.cols[th], t.Calls[c], s.subrs[th])
-		} else {
-			s.b.AddCalls(node, s.cols[th], 0, 0)
+	}
+}
+
+// markNonZero sets keep[k] where v[k] is not zero.
+func markNonZero(keep []bool, v []float64) {
+	for k, x := range v {
+		if x != 0 {
+			keep[k] = true
 		}
 	}
 }

@@ -72,6 +72,15 @@ type Node struct {
 	Name string
 	// Group is the TAU group given to the region ("" for none).
 	Group string
+	// Module and File are the load module (binary or library) and the
+	// source file of the context where the format records them ("" where
+	// not: HPCToolkit's experiment.xml names them, other formats' readers
+	// leave them empty).
+	Module, File string
+	// Line is the context's own source line and CallLine the line of the
+	// element that encloses it (HPCToolkit: the call site's line for a
+	// procedure frame); 0 when unknown.
+	Line, CallLine int
 }
 
 // AddNode appends a node named RegionName(name) and returns its index.
@@ -82,6 +91,13 @@ func (t *Tree) AddNode(id int64, parent int, name, group string) (int, error) {
 	}
 	t.Nodes = append(t.Nodes, Node{ID: id, Parent: parent, Name: RegionName(name), Group: group})
 	return len(t.Nodes) - 1, nil
+}
+
+// SetSource records node i's load module, source file, line and the line
+// of the element enclosing it (see Node).
+func (t *Tree) SetSource(i int, module, file string, line, callLine int) {
+	n := &t.Nodes[i]
+	n.Module, n.File, n.Line, n.CallLine = module, file, line, callLine
 }
 
 // Alloc sizes the value columns for the nodes and metrics present (zeros),
