@@ -94,11 +94,11 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals := column(t, m, opt.Inclusive)
+	vals := trialValues(t, m, opt.Inclusive)
 	rows := &imbalanceRows{}
 	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
 	for _, n := range nodes {
-		if s := statsOver(t, vals, n); s.n > 0 {
+		if s := statsOver(vals, n); s.n > 0 {
 			rows.add(t, n, s, cls, mainMean)
 		}
 	}
@@ -249,7 +249,7 @@ const (
 // rows of the "imbalance" table, in its order; of nRanked) and the first
 // HeatmapThreads threads. When a limit cuts the content, Params
 // "heatmap_regions" and "heatmap_threads" give the counts kept.
-func heatmapTable(t *drg.Trial, m int, vals []float64, nodes []int, nRanked int, inclusive bool, res *Result) Table {
+func heatmapTable(t *drg.Trial, m int, vals drg.Vals, nodes []int, nRanked int, inclusive bool, res *Result) Table {
 	nt := len(t.Threads)
 	nth := min(nt, HeatmapThreads)
 	what := "region"
@@ -280,8 +280,8 @@ func heatmapTable(t *drg.Trial, m int, vals []float64, nodes []int, nRanked int,
 			ths = append(ths, label)
 			regs = append(regs, t.Nodes[n].Name)
 			v := math.NaN()
-			if t.Present.Get(n*nt + th) {
-				v = vals[n*nt+th]
+			if x, ok := vals.At(n, th); ok {
+				v = x
 			}
 			vs = append(vs, v)
 		}
@@ -317,15 +317,10 @@ type rowStats struct {
 
 // statsOver computes the statistics of node n's values (nulls ignored),
 // with the standard deviation in two passes.
-func statsOver(t *drg.Trial, vals []float64, n int) rowStats {
-	nt := len(t.Threads)
-	row := vals[n*nt : (n+1)*nt]
+func statsOver(vals drg.Vals, n int) rowStats {
 	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
 	var sum float64
-	for th, v := range row {
-		if !t.Present.Get(n*nt + th) {
-			continue
-		}
+	for th, v := range vals.Row(n) {
 		s.n++
 		sum += v
 		if v < s.min {
@@ -340,11 +335,9 @@ func statsOver(t *drg.Trial, vals []float64, n int) rowStats {
 	}
 	s.mean = sum / float64(s.n)
 	var ss float64
-	for th, v := range row {
-		if t.Present.Get(n*nt + th) {
-			d := v - s.mean
-			ss += d * d
-		}
+	for _, v := range vals.Row(n) {
+		d := v - s.mean
+		ss += d * d
 	}
 	s.sd = math.Sqrt(ss / float64(s.n))
 	return s
@@ -359,16 +352,14 @@ func threadSplit(t *drg.Trial, m int, cls []classify.Class) Table {
 	for _, c := range classes {
 		sums[c] = make([]float64, nt)
 	}
-	ex := t.Values[m].Exclusive
+	ex := t.Col(drg.ColExclusive, m)
 	for _, f := range t.Flat() {
 		c := cls[t.Nodes[f].Region]
 		if c == classify.ClassSampled {
 			continue
 		}
-		for th := 0; th < nt; th++ {
-			if t.Present.Get(f*nt + th) {
-				sums[c][th] += ex[f*nt+th]
-			}
+		for th, v := range ex.Row(f) {
+			sums[c][th] += v
 		}
 	}
 	main := t.MainInclusive(m)
