@@ -98,7 +98,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	rows := &imbalanceRows{}
 	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
 	for _, n := range nodes {
-		if s := statsOver(vals, n); s.n > 0 {
+		if s := statsOver(t, vals, n); s.n > 0 {
 			rows.add(t, n, s, cls, mainMean)
 		}
 	}
@@ -317,7 +317,10 @@ type rowStats struct {
 
 // statsOver computes the statistics of node n's values (nulls ignored),
 // with the standard deviation in two passes.
-func statsOver(vals drg.Vals, n int) rowStats {
+func statsOver(t *drg.Trial, vals drg.Vals, n int) rowStats {
+	if d := vals.Dense(); d != nil {
+		return statsOverDense(t, d, n)
+	}
 	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
 	var sum float64
 	for th, v := range vals.Row(n) {
@@ -338,6 +341,41 @@ func statsOver(vals drg.Vals, n int) rowStats {
 	for _, v := range vals.Row(n) {
 		d := v - s.mean
 		ss += d * d
+	}
+	s.sd = math.Sqrt(ss / float64(s.n))
+	return s
+}
+
+// statsOverDense is statsOver on a dense trial's column vals, indexed
+// node*threads+thread.
+func statsOverDense(t *drg.Trial, vals []float64, n int) rowStats {
+	nt := len(t.Threads)
+	row := vals[n*nt : (n+1)*nt]
+	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
+	var sum float64
+	for th, v := range row {
+		if !t.Present.Get(n*nt + th) {
+			continue
+		}
+		s.n++
+		sum += v
+		if v < s.min {
+			s.min, s.minTh = v, th
+		}
+		if v > s.max {
+			s.max, s.maxTh = v, th
+		}
+	}
+	if s.n == 0 {
+		return rowStats{minTh: -1, maxTh: -1}
+	}
+	s.mean = sum / float64(s.n)
+	var ss float64
+	for th, v := range row {
+		if t.Present.Get(n*nt + th) {
+			d := v - s.mean
+			ss += d * d
+		}
 	}
 	s.sd = math.Sqrt(ss / float64(s.n))
 	return s

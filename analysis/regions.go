@@ -113,11 +113,23 @@ func (s scope) reduce(t *drg.Trial, col drg.Vals, n int) (float64, bool) {
 	}
 	var sum, mx float64
 	present := false
-	for _, v := range col.Row(n) {
-		present = true
-		sum += v
-		if v > mx {
-			mx = v
+	if d := col.Dense(); d != nil { // the dense fast path
+		for th, v := range d[n*nt : (n+1)*nt] {
+			if t.Present.Get(n*nt + th) {
+				present = true
+				sum += v
+				if v > mx {
+					mx = v
+				}
+			}
+		}
+	} else {
+		for _, v := range col.Row(n) {
+			present = true
+			sum += v
+			if v > mx {
+				mx = v
+			}
 		}
 	}
 	switch s.kind {

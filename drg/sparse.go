@@ -93,6 +93,16 @@ func (t *Trial) Col(kind, m int) Vals {
 	return v
 }
 
+// Dense returns the column's values indexed node*threads+thread (an
+// absent cell holds 0; Trial.Present marks the present ones), or nil for a
+// sparse trial: the fast path of loops over every cell of a dense trial.
+func (v Vals) Dense() []float64 {
+	if v.t.Sparse != nil {
+		return nil
+	}
+	return v.dense
+}
+
 // At returns the value of node n on thread th and whether the thread has a
 // record for it (0, false when not).
 func (v Vals) At(n, th int) (float64, bool) {
