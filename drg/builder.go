@@ -65,7 +65,11 @@ func (b *Builder) checkGrowth(counters bool) bool {
 		rows, present, what = len(b.t.Counters)+1, b.density.counters, "user events"
 	}
 	if est := b.density.estimate(present); est >= 0 {
-		b.err = CheckDensity(what, rows, len(b.t.Threads), est)
+		floor, ratio := int64(DenseFloorCells), int64(MaxEmptyRatio)
+		if b.Sparse && !counters {
+			floor, ratio = SparseFloorCells, SparseEmptyRatio
+		}
+		b.err = checkDensity(what, rows, len(b.t.Threads), est, floor, ratio)
 	}
 	if b.err != nil && !counters && b.Sparse {
 		b.err = nil

@@ -167,13 +167,39 @@ func (t *Trial) PresentCells() int {
 	return t.Present.Count(0, t.Present.Len())
 }
 
-// RequireDense returns an error naming what when the trial is stored
-// sparsely: what (an analysis, a view) indexes the dense columns and would
-// need nodes × threads cells.
-func (t *Trial) RequireDense(what string) error {
-	if t.Sparse == nil {
+// MakeDense prepares the trial for what (an analysis, a view) that indexes
+// the dense columns: a sparse trial of at most DenseFloorCells cells
+// (nodes × threads) is converted to the dense layout in place, and a
+// larger one gives an error naming what, wrapping ErrTooSparse, as it
+// would need nodes × threads cells. A dense trial is left alone. It must
+// not run while other goroutines read t.
+func (t *Trial) MakeDense(what string) error {
+	sp := t.Sparse
+	if sp == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: trial %q is sparse (%d call-graph nodes × %d threads, %d cells hold values) and %s needs every cell: %w",
-		what, t.Name, len(t.Nodes), len(t.Threads), t.Sparse.Cells(), what, ErrTooSparse)
+	nt := len(t.Threads)
+	cells := int64(len(t.Nodes)) * int64(nt)
+	if cells > DenseFloorCells {
+		return fmt.Errorf("%s: trial %q is sparse (%d call-graph nodes × %d threads, %d cells hold values) and %s needs every cell: %w",
+			what, t.Name, len(t.Nodes), nt, sp.Cells(), what, ErrTooSparse)
+	}
+	n := int(cells)
+	t.Present = NewBitmap(n)
+	t.Calls, t.Subroutines = make([]float64, n), make([]float64, n)
+	for m := range t.Values {
+		t.Values[m] = MetricValues{Inclusive: make([]float64, n), Exclusive: make([]float64, n)}
+	}
+	for node := range t.Nodes {
+		for i := sp.Start[node]; i < sp.Start[node+1]; i++ {
+			c := node*nt + int(sp.Thread[i])
+			t.Present.Set(c)
+			t.Calls[c], t.Subroutines[c] = sp.Calls[i], sp.Subroutines[i]
+			for m := range t.Values {
+				t.Values[m].Inclusive[c], t.Values[m].Exclusive[c] = sp.Inclusive[m][i], sp.Exclusive[m][i]
+			}
+		}
+	}
+	t.Sparse = nil
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -70,7 +71,8 @@ func sparsePair(t *testing.T, seed uint64) (dense, sparse *Trial) {
 // cell's presence and values, the rows, the structure, the derived
 // statistics (the "nulls as 0" standard deviation, computed in closed form
 // for the sparse layout, to 1e-12 relative), the main region and values,
-// and Describe.
+// and Describe; made dense again (MakeDense), its columns are the dense
+// trial's.
 func TestSparseEqualsDense(t *testing.T) {
 	for seed := range uint64(300) {
 		d, s := sparsePair(t, seed)
@@ -121,7 +123,37 @@ func TestSparseEqualsDense(t *testing.T) {
 		if !reflect.DeepEqual(d.Tree(), s.Tree()) || !reflect.DeepEqual(Describe(d, 5), Describe(s, 5)) {
 			t.Fatalf("seed %d: tree or description differs", seed)
 		}
+		if err := s.MakeDense("test"); err != nil || s.IsSparse() || !sameDense(d, s) {
+			t.Fatalf("seed %d: made dense (%v), the columns differ from the dense trial's", seed, err)
+		}
 	}
+}
+
+// sameDense reports whether two dense trials' columns hold the same
+// values and presence bits (an empty column and nil are the same).
+func sameDense(a, b *Trial) bool {
+	cols := func(t *Trial) [][]float64 {
+		out := [][]float64{t.Calls, t.Subroutines}
+		for _, v := range t.Values {
+			out = append(out, v.Inclusive, v.Exclusive)
+		}
+		return out
+	}
+	ca, cb := cols(a), cols(b)
+	if len(ca) != len(cb) || a.Present.Len() != b.Present.Len() {
+		return false
+	}
+	for i := range ca {
+		if !slices.Equal(ca[i], cb[i]) {
+			return false
+		}
+	}
+	for c := range a.Present.Len() {
+		if a.Present.Get(c) != b.Present.Get(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameStatistics compares two trials' statistics value by value.
@@ -150,9 +182,10 @@ func sameStatistics(t *testing.T, seed uint64, a, b *Statistics) {
 // have a timer of their own besides "main" with Builder.Sparse set: it
 // goes sparse once the dense layout would be too sparse (instead of being
 // refused, see TestSparseTrialRefused), holds 16,000 cells, not 64
-// million: the finished trial retains under 8 MB (the dense one 2 GB;
-// while building, the dense columns grow to DenseFloorCells, 64 MB, before
-// the switch), and its statistics count each rank's timer once.
+// million: the finished trial retains under 8 MB (the dense one 2 GB),
+// building it allocates under 64 MB in all (the dense columns grow to
+// SparseFloorCells before the switch; it was 406 MB with the switch at
+// DenseFloorCells), and its statistics count each rank's timer once.
 func TestSparseBuilderFor8000Ranks(t *testing.T) {
 	const ranks = 8000
 	ids := make([]ThreadID, ranks)
@@ -160,6 +193,9 @@ func TestSparseBuilderFor8000Ranks(t *testing.T) {
 		ids[i] = ThreadID{Node: i}
 	}
 	var tr *Trial
+	var total runtime.MemStats
+	runtime.ReadMemStats(&total)
+	allocBefore := total.TotalAlloc
 	alloc := retainedBy(func() {
 		b, err := NewBuilder(ids)
 		if err != nil {
@@ -178,8 +214,10 @@ func TestSparseBuilderFor8000Ranks(t *testing.T) {
 	if !tr.IsSparse() || tr.PresentCells() != 2*ranks || len(tr.Nodes) != ranks+1 {
 		t.Fatalf("sparse %v, %d cells, %d nodes", tr.IsSparse(), tr.PresentCells(), len(tr.Nodes))
 	}
-	if alloc > 8<<20 {
-		t.Errorf("retains %d MB", alloc>>20)
+	runtime.ReadMemStats(&total)
+	t.Logf("retains %d KiB, allocated %d MiB in all", alloc>>10, (total.TotalAlloc-allocBefore)>>20)
+	if alloc > 8<<20 || total.TotalAlloc-allocBefore > 64<<20 {
+		t.Errorf("retains %d MB, allocated %d MB", alloc>>20, (total.TotalAlloc-allocBefore)>>20)
 	}
 	st := tr.Statistics()
 	own := tr.NodeIndex("own 4321")
@@ -189,8 +227,8 @@ func TestSparseBuilderFor8000Ranks(t *testing.T) {
 		t.Errorf("statistics: count %d total %v mean %v; main count %d total %v", st.Count[own], st.Exclusive[0].Total[own],
 			st.Exclusive[0].MeanAll[own], st.Count[main], st.Inclusive[0].Total[main])
 	}
-	if err := tr.RequireDense("cluster"); err == nil {
-		t.Error("RequireDense accepted a sparse trial")
+	if err := tr.MakeDense("cluster"); err == nil {
+		t.Error("MakeDense accepted a sparse trial")
 	}
 }
 

@@ -232,7 +232,7 @@ func (a *Analysis) CheckSparse(in Input) error {
 	}
 	for _, t := range append(append([]*drg.Trial(nil), in.Trials...), in.Compare...) {
 		if t != nil {
-			if err := t.RequireDense(a.Name); err != nil {
+			if err := t.MakeDense(a.Name); err != nil {
 				return err
 			}
 		}

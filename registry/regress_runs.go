@@ -184,7 +184,7 @@ func (o *Regress) gatherRuns(ctx context.Context, db *store.DB, ids []int64, cac
 		return nil, err
 	}
 	for _, t := range fresh {
-		if err := t.RequireDense("regress"); err != nil {
+		if err := t.MakeDense("regress"); err != nil {
 			return nil, err
 		}
 	}

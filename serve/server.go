@@ -73,7 +73,7 @@ func New(opt Options) (*Server, error) {
 		t, err := s.db.LoadTrial(ctx, id)
 		if err == nil {
 			// The views index every (node, thread) cell.
-			err = t.RequireDense("the web views")
+			err = t.MakeDense("the web views")
 		}
 		if err != nil {
 			return nil, err

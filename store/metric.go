@@ -68,7 +68,7 @@ func planMetric(id int64, t *drg.Trial, m int) (*metricPlan, error) {
 	if m < 0 || m >= len(t.Metrics) {
 		return nil, fmt.Errorf("no metric %d in trial %q", m, t.Name)
 	}
-	if err := t.RequireDense("save a metric"); err != nil {
+	if err := t.MakeDense("save a metric"); err != nil {
 		return nil, err
 	}
 	p := &metricPlan{trial: id, t: t, m: m, name: t.Metrics[m].Name, st: t.Statistics(),

@@ -72,7 +72,7 @@ func (f *queryFlag) restrictTrial(t *drg.Trial) (queried, error) {
 	if f == nil || f.q == nil {
 		return queried{trial: t}, nil
 	}
-	if err := t.RequireDense("--query"); err != nil {
+	if err := t.MakeDense("--query"); err != nil {
 		return queried{}, err
 	}
 	r, err := f.q.Match(t)
@@ -125,7 +125,7 @@ func (f *queryFlag) readPart(ctx context.Context, a *app, db *store.DB, id int64
 	start := time.Now()
 	var picked, total int
 	t, err := db.LoadTrialPart(ctx, id, func(shape *drg.Trial) ([]int, error) {
-		if err := shape.RequireDense("--query"); err != nil {
+		if err := shape.MakeDense("--query"); err != nil {
 			return nil, err
 		}
 		r, err := f.q.Match(shape)

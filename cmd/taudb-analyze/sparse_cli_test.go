@@ -17,8 +17,9 @@ import (
 // exhaust memory (and then were refused) under the 1 GiB address-space
 // limit and 30 s timeout of TestHostileFilesUnderMemoryLimit: 8,000
 // profile files whose ranks each have a timer of their own (64 million
-// cells densely, 16,000 with values) load, and imbalance, summary and
-// regions run on the stored trial; a database trial of 30,000 threads and
+// cells densely, 16,000 with values) load, inspect describes them from
+// the folder and from the database, and imbalance, summary and regions run
+// on the stored trial; a database trial of 30,000 threads and
 // 30,000 timers, each thread with one timer of its own and "main",
 // written by another program, is read by imbalance. cluster, which needs
 // a thread × region matrix, refuses the sparse trial, exit 1, saying so.
@@ -44,6 +45,13 @@ func TestSparseTrialsUnderMemoryLimit(t *testing.T) {
 	// "main" on every rank, each "own r" on rank r alone.
 	if !strings.Contains(out, "main,computation,8000,") || !strings.Contains(out, "own 4321,computation,1,") {
 		t.Errorf("imbalance output lacks main on 8000 threads or own 4321 on 1:\n%s", clipTo(out, 800))
+	}
+	for _, src := range [][]string{{filepath.Join(dir, "p")}, {"--trial", "ranks"}} {
+		out, _ := run(0, append([]string{"inspect", "--format", "json"}, src...)...)
+		// 8,001 timers with a record: main and the 8,000 ranks' own.
+		if !strings.Contains(out, `"threads": 8000,`) || !strings.Contains(out, `"node_count": 8000,`) || !strings.Contains(out, `"nodes": 8001,`) {
+			t.Errorf("inspect %v:\n%s", src, clipTo(out, 600))
+		}
 	}
 	run(0, "summary", "--trial", "ranks", "--no-save")
 	run(0, "regions", "--trial", "ranks", "--no-save")
