@@ -12,7 +12,7 @@ import (
 
 // randomCell is one value given to both builders of sparsePair.
 type randomCell struct {
-	node, thread           string
+	node                   string
 	th                     int
 	calls, subrs, ex, incl float64
 	metric                 string
