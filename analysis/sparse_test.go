@@ -59,7 +59,8 @@ func randomPair(t *testing.T, seed uint64) (dense, sparse *drg.Trial) {
 
 // TestSparseAnalysesEqualDense runs imbalance (flat and callpath,
 // exclusive and inclusive), regions (every scope, with the children of
-// main) and summary (by thread and by process) on random small trials
+// main), summary (by thread and by process) and compare (against another
+// random trial of the same layout) on random small trials
 // stored densely and sparsely: results (every table, parameter and
 // finding) and errors are the same.
 func TestSparseAnalysesEqualDense(t *testing.T) {
@@ -82,6 +83,16 @@ func TestSparseAnalysesEqualDense(t *testing.T) {
 	compared := 0
 	for seed := range uint64(200) {
 		d, s := randomPair(t, seed)
+		d2, s2 := randomPair(t, seed+1000)
+		for _, incl := range []bool{false, true} {
+			runs[fmt.Sprintf("compare inclusive=%v", incl)] = func(tr *drg.Trial) (*Result, error) {
+				other := d2
+				if tr.IsSparse() {
+					other = s2
+				}
+				return Compare(tr, other, CompareOptions{Inclusive: incl})
+			}
+		}
 		if !s.IsSparse() {
 			t.Fatal("not sparse")
 		}

@@ -39,12 +39,13 @@ func ownTimers(t *testing.T, n, k int, sparse bool) *drg.Trial {
 	return tr
 }
 
-// TestSparseTrialsMadeDense runs correlate and compare, which index the
-// dense columns, on sparse trials small enough to convert (Run makes them
-// dense first: the results equal those on the trials built dense), and
-// on a sparse trial of 3,000 ranks × 3,001 timers (9 million cells), which
-// they refuse with drg.ErrTooSparse naming the trial, while imbalance runs
-// on it.
+// TestSparseTrialsMadeDense runs correlate, which indexes the dense
+// columns, on a sparse trial small enough to convert (Run makes it dense
+// first: the result equals that on the trial built dense), and compare,
+// which reads either layout, leaving the trials sparse; then correlate on
+// a sparse trial of 3,000 ranks × 3,001 timers (9 million cells), which it
+// refuses with drg.ErrTooSparse naming the trial, while imbalance and
+// compare run on it.
 func TestSparseTrialsMadeDense(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"correlate", "compare"} {
@@ -68,8 +69,8 @@ func TestSparseTrialsMadeDense(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s on a small sparse trial: %v", name, err)
 		}
-		if sin.Trials[0].IsSparse() {
-			t.Errorf("%s: the trial was not made dense", name)
+		if sin.Trials[0].IsSparse() != a.Sparse {
+			t.Errorf("%s: the trial is sparse %v after Run", name, sin.Trials[0].IsSparse())
 		}
 		if d, s := fmt.Sprintf("%+v", *dense.Result), fmt.Sprintf("%+v", *sparse.Result); d != s {
 			t.Errorf("%s: results differ:\n%s\n%s", name, d, s)
@@ -85,5 +86,9 @@ func TestSparseTrialsMadeDense(t *testing.T) {
 	im, _ := Lookup("imbalance")
 	if _, err := im.Run(ctx, im.Defaults(), Input{Trials: []*drg.Trial{big}}); err != nil || !big.IsSparse() {
 		t.Errorf("imbalance: %v (sparse %v)", err, big.IsSparse())
+	}
+	cmp, _ := Lookup("compare")
+	if _, err := cmp.Run(ctx, cmp.Defaults(), Input{Trials: []*drg.Trial{big, ownTimers(t, 3000, 2999, true)}}); err != nil {
+		t.Errorf("compare: %v", err)
 	}
 }
