@@ -9,7 +9,11 @@ import (
 
 // benchTrial generates a trial of nt threads with a main region and nr
 // children (every tenth an MPI routine), values varying by thread.
-func benchTrial(b *testing.B, nt, nr int) *drg.Trial {
+func benchTrial(b *testing.B, nt, nr int) *drg.Trial { return benchLayout(b, nt, nr, false) }
+
+// benchLayout is benchTrial stored sparsely (drg.SparseValues) when
+// sparse is set.
+func benchLayout(b *testing.B, nt, nr int, sparse bool) *drg.Trial {
 	b.Helper()
 	ids := make([]drg.ThreadID, nt)
 	for i := range ids {
@@ -18,6 +22,9 @@ func benchTrial(b *testing.B, nt, nr int) *drg.Trial {
 	bl, err := drg.NewBuilder(ids)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if sparse {
+		bl.StartSparse()
 	}
 	m := bl.Metric("TIME")
 	main := bl.Node("main")
@@ -49,6 +56,38 @@ func benchTrial(b *testing.B, nt, nr int) *drg.Trial {
 		b.Fatal(err)
 	}
 	return tr
+}
+
+// BenchmarkSparseLayout runs imbalance, regions and summary on one trial
+// of 1,024 threads × 200 regions (every cell present) stored densely and
+// sparsely: the cost of reading values through SparseValues against the
+// dense columns, in the same run.
+func BenchmarkSparseLayout(b *testing.B) {
+	for _, sparse := range []bool{false, true} {
+		tr := benchLayout(b, 1024, 200, sparse)
+		layout := map[bool]string{false: "dense", true: "sparse"}[sparse]
+		b.Run("imbalance/"+layout, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Imbalance(tr, ImbalanceOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("regions/"+layout, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Regions(tr, RegionsOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("summary/"+layout, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Summary(tr, SummaryOptions{By: "thread"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 func BenchmarkAnalyses(b *testing.B) {

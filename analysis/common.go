@@ -112,6 +112,15 @@ func column(t *drg.Trial, m int, inclusive bool) []float64 {
 	return t.Values[m].Exclusive
 }
 
+// trialValues returns the inclusive or exclusive values of metric m in
+// either layout of the trial (drg.Trial.Col).
+func trialValues(t *drg.Trial, m int, inclusive bool) drg.Vals {
+	if inclusive {
+		return t.Col(drg.ColInclusive, m)
+	}
+	return t.Col(drg.ColExclusive, m)
+}
+
 // threadLabel returns thread th as "N.C.T".
 func threadLabel(t *drg.Trial, th int) string {
 	x := t.Threads[th]

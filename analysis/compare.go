@@ -129,21 +129,19 @@ func regionMeans(t *drg.Trial, m int, opt CompareOptions) (map[string]float64, [
 	out := map[string]float64{}
 	var keys []string
 	nt := len(t.Threads)
-	vals := column(t, m, opt.Inclusive)
+	vals := trialValues(t, m, opt.Inclusive)
 	for _, f := range t.Flat() {
 		r := &t.Regions[t.Nodes[f].Region]
 		k := r.Name
 		if opt.ShortNames {
 			k = r.ShortName
 		}
-		if t.Present.Count(f*nt, (f+1)*nt) == 0 {
+		if t.RowLen(f) == 0 {
 			continue
 		}
 		var sum float64
-		for th := 0; th < nt; th++ {
-			if t.Present.Get(f*nt + th) {
-				sum += vals[f*nt+th]
-			}
+		for _, v := range vals.Row(f) {
+			sum += v
 		}
 		if _, seen := out[k]; !seen {
 			keys = append(keys, k)

@@ -94,7 +94,7 @@ func Imbalance(t *drg.Trial, opt ImbalanceOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals := column(t, m, opt.Inclusive)
+	vals := trialValues(t, m, opt.Inclusive)
 	rows := &imbalanceRows{}
 	mainMean := drg.DerivedMain(t.MainInclusive(m), drg.Mean)
 	for _, n := range nodes {
@@ -249,7 +249,7 @@ const (
 // rows of the "imbalance" table, in its order; of nRanked) and the first
 // HeatmapThreads threads. When a limit cuts the content, Params
 // "heatmap_regions" and "heatmap_threads" give the counts kept.
-func heatmapTable(t *drg.Trial, m int, vals []float64, nodes []int, nRanked int, inclusive bool, res *Result) Table {
+func heatmapTable(t *drg.Trial, m int, vals drg.Vals, nodes []int, nRanked int, inclusive bool, res *Result) Table {
 	nt := len(t.Threads)
 	nth := min(nt, HeatmapThreads)
 	what := "region"
@@ -280,8 +280,8 @@ func heatmapTable(t *drg.Trial, m int, vals []float64, nodes []int, nRanked int,
 			ths = append(ths, label)
 			regs = append(regs, t.Nodes[n].Name)
 			v := math.NaN()
-			if t.Present.Get(n*nt + th) {
-				v = vals[n*nt+th]
+			if x, ok := vals.At(n, th); ok {
+				v = x
 			}
 			vs = append(vs, v)
 		}
@@ -317,7 +317,38 @@ type rowStats struct {
 
 // statsOver computes the statistics of node n's values (nulls ignored),
 // with the standard deviation in two passes.
-func statsOver(t *drg.Trial, vals []float64, n int) rowStats {
+func statsOver(t *drg.Trial, vals drg.Vals, n int) rowStats {
+	if d := vals.Dense(); d != nil {
+		return statsOverDense(t, d, n)
+	}
+	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
+	var sum float64
+	for th, v := range vals.Row(n) {
+		s.n++
+		sum += v
+		if v < s.min {
+			s.min, s.minTh = v, th
+		}
+		if v > s.max {
+			s.max, s.maxTh = v, th
+		}
+	}
+	if s.n == 0 {
+		return rowStats{minTh: -1, maxTh: -1}
+	}
+	s.mean = sum / float64(s.n)
+	var ss float64
+	for _, v := range vals.Row(n) {
+		d := v - s.mean
+		ss += d * d
+	}
+	s.sd = math.Sqrt(ss / float64(s.n))
+	return s
+}
+
+// statsOverDense is statsOver on a dense trial's column vals, indexed
+// node*threads+thread.
+func statsOverDense(t *drg.Trial, vals []float64, n int) rowStats {
 	nt := len(t.Threads)
 	row := vals[n*nt : (n+1)*nt]
 	s := rowStats{min: math.Inf(1), max: math.Inf(-1), minTh: -1, maxTh: -1}
@@ -359,16 +390,14 @@ func threadSplit(t *drg.Trial, m int, cls []classify.Class) Table {
 	for _, c := range classes {
 		sums[c] = make([]float64, nt)
 	}
-	ex := t.Values[m].Exclusive
+	ex := t.Col(drg.ColExclusive, m)
 	for _, f := range t.Flat() {
 		c := cls[t.Nodes[f].Region]
 		if c == classify.ClassSampled {
 			continue
 		}
-		for th := 0; th < nt; th++ {
-			if t.Present.Get(f*nt + th) {
-				sums[c][th] += ex[f*nt+th]
-			}
+		for th, v := range ex.Row(f) {
+			sums[c][th] += v
 		}
 	}
 	main := t.MainInclusive(m)

@@ -97,31 +97,39 @@ func (s scope) describe() string {
 
 // reduce returns the scope's value of node n in col (a value column indexed
 // node*threads+thread) and whether any thread of the scope has a record.
-func (s scope) reduce(t *drg.Trial, col []float64, n int) (float64, bool) {
+func (s scope) reduce(t *drg.Trial, col drg.Vals, n int) (float64, bool) {
 	nt := len(t.Threads)
-	row := col[n*nt : (n+1)*nt]
 	switch s.kind {
 	case "thread", "process":
 		var sum float64
 		present := false
 		for _, th := range s.threads {
-			if t.Present.Get(n*nt + th) {
+			if v, ok := col.At(n, th); ok {
 				present = true
-				sum += row[th]
+				sum += v
 			}
 		}
 		return sum, present
 	}
 	var sum, mx float64
 	present := false
-	for th, v := range row {
-		if !t.Present.Get(n*nt + th) {
-			continue
+	if d := col.Dense(); d != nil { // the dense fast path
+		for th, v := range d[n*nt : (n+1)*nt] {
+			if t.Present.Get(n*nt + th) {
+				present = true
+				sum += v
+				if v > mx {
+					mx = v
+				}
+			}
 		}
-		present = true
-		sum += v
-		if v > mx {
-			mx = v
+	} else {
+		for _, v := range col.Row(n) {
+			present = true
+			sum += v
+			if v > mx {
+				mx = v
+			}
 		}
 	}
 	switch s.kind {
@@ -239,7 +247,7 @@ func Regions(t *drg.Trial, opt RegionsOptions) (*Result, error) {
 func topRegionsTable(t *drg.Trial, m int, sc scope, opt RegionsOptions) Table {
 	unit := unitOf(t, m)
 	main := sc.main(t.MainInclusive(m))
-	ex, in := t.Values[m].Exclusive, t.Values[m].Inclusive
+	ex, in, callCol := t.Col(drg.ColExclusive, m), t.Col(drg.ColInclusive, m), t.Col(drg.ColCalls, 0)
 	var (
 		names                                 []string
 		exV, exP, inV, inP, calls, exPC, inPC []float64
@@ -250,7 +258,7 @@ func topRegionsTable(t *drg.Trial, m int, sc scope, opt RegionsOptions) Table {
 			continue
 		}
 		i, _ := sc.reduce(t, in, f)
-		c, _ := sc.reduce(t, t.Calls, f)
+		c, _ := sc.reduce(t, callCol, f)
 		names = append(names, t.Nodes[f].Name)
 		exV = append(exV, e)
 		inV = append(inV, i)
@@ -291,7 +299,7 @@ const CallgraphNodes = 2000
 // callgraphTable builds Regions' "callgraph" table: the tree view walked
 // depth first from its roots, children by descending value.
 func callgraphTable(t *drg.Trial, m int, sc scope, tree drg.Tree, res *Result) Table {
-	in := t.Values[m].Inclusive
+	in := t.Col(drg.ColInclusive, m)
 	var nodes, parents, regions []string
 	var vals, depths []float64
 	seen := make([]bool, len(t.Nodes))
@@ -352,10 +360,10 @@ func callgraphTable(t *drg.Trial, m int, sc scope, tree drg.Tree, res *Result) T
 
 // childrenTable builds Regions' "children" table for node parent.
 func childrenTable(t *drg.Trial, m int, sc scope, tree drg.Tree, parent int, res *Result) Table {
-	ex, in := t.Values[m].Exclusive, t.Values[m].Inclusive
+	ex, in, callCol := t.Col(drg.ColExclusive, m), t.Col(drg.ColInclusive, m), t.Col(drg.ColCalls, 0)
 	total, _ := sc.reduce(t, in, parent)
 	self, _ := sc.reduce(t, ex, parent)
-	selfCalls, _ := sc.reduce(t, t.Calls, parent)
+	selfCalls, _ := sc.reduce(t, callCol, parent)
 	kinds := []string{"self"}
 	nodes := []string{t.Nodes[parent].Name}
 	regions := []string{t.Regions[t.Nodes[parent].Region].Name}
@@ -366,7 +374,7 @@ func childrenTable(t *drg.Trial, m int, sc scope, tree drg.Tree, parent int, res
 		if !present {
 			continue
 		}
-		k, _ := sc.reduce(t, t.Calls, c)
+		k, _ := sc.reduce(t, callCol, c)
 		kinds = append(kinds, "child")
 		nodes = append(nodes, t.Nodes[c].Name)
 		regions = append(regions, t.Regions[t.Nodes[c].Region].Name)

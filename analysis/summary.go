@@ -178,19 +178,26 @@ func classSums(t *drg.Trial, m int, rules []classify.Rule, memberThreads [][]int
 	for _, c := range splitClasses {
 		sums[c] = make([]float64, len(memberThreads))
 	}
-	nt := len(t.Threads)
-	ex := t.Values[m].Exclusive
+	// The members partition the threads they hold, each in thread order.
+	member := make([]int, len(t.Threads))
+	for th := range member {
+		member[th] = -1
+	}
+	for i, ths := range memberThreads {
+		for _, th := range ths {
+			member[th] = i
+		}
+	}
+	ex := t.Col(drg.ColExclusive, m)
 	cls := regionClasses(t, rules)
 	for _, f := range t.Flat() {
 		c := cls[t.Nodes[f].Region]
 		if c == classify.ClassSampled {
 			continue
 		}
-		for i, ths := range memberThreads {
-			for _, th := range ths {
-				if t.Present.Get(f*nt + th) {
-					sums[c][i] += ex[f*nt+th]
-				}
+		for th, v := range ex.Row(f) {
+			if i := member[th]; i >= 0 {
+				sums[c][i] += v
 			}
 		}
 	}

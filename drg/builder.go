@@ -34,10 +34,17 @@ type Builder struct {
 	// (text profiles and XML). A ppk already holds the split, so its
 	// reader turns this off and sets trial metadata directly.
 	AggregateMetadata bool
-	negatives         int
-	firstNegative     string
-	negMu             sync.Mutex
-	density           density
+	// Sparse lets the builder store node values sparsely (SparseValues)
+	// instead of refusing a trial too sparse to store densely (see
+	// CheckDensity): readers whose trials go only to code that reads
+	// values through Trial.Col set it. User events stay dense and are
+	// still refused when too sparse.
+	Sparse        bool
+	sparse        *sparseBuild
+	negatives     int
+	firstNegative string
+	negMu         sync.Mutex
+	density       density
 	// err is the first error met while building (a trial too sparse to
 	// store): from then on no column grows, values are dropped and Finish
 	// returns it.
@@ -52,7 +59,7 @@ func (b *Builder) Err() error { return b.err }
 // event when counters) would make the trial too sparse (see
 // CheckDensity); it reports whether the columns may grow.
 func (b *Builder) checkGrowth(counters bool) bool {
-	if b.err != nil {
+	if b.err != nil || (!counters && b.sparse != nil) {
 		return false
 	}
 	rows, present, what := len(b.t.Nodes)+1, b.density.present, "call-graph nodes"
@@ -60,7 +67,16 @@ func (b *Builder) checkGrowth(counters bool) bool {
 		rows, present, what = len(b.t.Counters)+1, b.density.counters, "user events"
 	}
 	if est := b.density.estimate(present); est >= 0 {
-		b.err = CheckDensity(what, rows, len(b.t.Threads), est)
+		floor, ratio := int64(DenseFloorCells), int64(MaxEmptyRatio)
+		if b.Sparse && !counters {
+			floor, ratio = SparseFloorCells, SparseEmptyRatio
+		}
+		b.err = checkDensity(what, rows, len(b.t.Threads), est, floor, ratio)
+	}
+	if b.err != nil && !counters && b.Sparse {
+		b.err = nil
+		b.StartSparse()
+		return false
 	}
 	return b.err == nil
 }
@@ -123,8 +139,12 @@ func (b *Builder) Metric(name string) int {
 		return i
 	}
 	n := len(b.t.Nodes) * len(b.t.Threads)
-	if b.err != nil {
+	if b.err != nil || b.sparse != nil {
 		n = 0
+	}
+	if s := b.sparse; s != nil {
+		s.incl = append(s.incl, make([]float64, len(s.node)))
+		s.excl = append(s.excl, make([]float64, len(s.node)))
 	}
 	b.t.Metrics = append(b.t.Metrics, Metric{Name: name})
 	b.t.Values = append(b.t.Values, MetricValues{Inclusive: make([]float64, n), Exclusive: make([]float64, n)})
@@ -201,7 +221,7 @@ func extend(col []float64, n int) []float64 {
 // functions first) avoid growing the columns node by node.
 func (b *Builder) Reserve(n int) {
 	nt := len(b.t.Threads)
-	if b.err != nil {
+	if b.err != nil || b.sparse != nil {
 		return
 	}
 	grow := func(col []float64) []float64 {
@@ -231,6 +251,12 @@ func (b *Builder) AddCalls(node, th int, calls, subrs float64) {
 	if b.err != nil {
 		return
 	}
+	if b.sparse != nil {
+		i := b.sparseCell(node, th)
+		b.sparse.calls[i] += calls
+		b.sparse.subrs[i] += subrs
+		return
+	}
 	c := node*len(b.t.Threads) + th
 	b.density.mark(th, !b.t.Present.Get(c))
 	b.t.Present.Set(c)
@@ -247,6 +273,12 @@ func (b *Builder) AddValues(node, th, m int, excl, incl float64) {
 		excl, incl = math.Max(excl, 0), math.Max(incl, 0)
 	}
 	if b.err != nil {
+		return
+	}
+	if b.sparse != nil {
+		i := b.sparseCell(node, th)
+		b.sparse.excl[m][i] += excl
+		b.sparse.incl[m][i] += incl
 		return
 	}
 	c := node*len(b.t.Threads) + th
@@ -364,6 +396,9 @@ func (b *Builder) Finish(name string, src Source) (*Trial, error) {
 	}
 	b.mergeThrottledParents()
 	b.resolveRegions()
+	if b.sparse != nil {
+		b.finishSparse()
+	}
 	for i := range t.Counters {
 		c := &t.Counters[i]
 		if c.Context != "" {
@@ -390,10 +425,14 @@ func (b *Builder) mergeThrottledParents() {
 	nt := len(t.Threads)
 	remap := make([]int, len(t.Nodes))
 	drop := false
+	var rowCounts []int
+	if b.sparse != nil {
+		rowCounts = b.sparseRowCounts()
+	}
 	for i := range t.Nodes {
 		remap[i] = i
 		n := &t.Nodes[i]
-		if n.Parent >= 0 || t.Present.Count(i*nt, (i+1)*nt) > 0 {
+		if n.Parent >= 0 || (rowCounts != nil && rowCounts[i] > 0) || (rowCounts == nil && t.Present.Count(i*nt, (i+1)*nt) > 0) {
 			continue
 		}
 		if j, ok := b.nodeByName[n.Name+" [THROTTLED]"]; ok && t.Nodes[j].Parent < 0 {
@@ -418,6 +457,48 @@ func (b *Builder) mergeThrottledParents() {
 			newIdx[i] = newIdx[remap[i]]
 		}
 	}
+	if b.sparse != nil {
+		b.renumberSparse(newIdx)
+	} else {
+		b.compactDense(remap, k)
+	}
+	var nodes []Node
+	var groups []string
+	for i, n := range t.Nodes {
+		if remap[i] != i {
+			continue
+		}
+		if n.Parent >= 0 {
+			n.Parent = newIdx[n.Parent]
+		}
+		nodes = append(nodes, n)
+		groups = append(groups, b.nodeGroups[i])
+	}
+	for name, i := range b.nodeByName {
+		b.nodeByName[name] = newIdx[i]
+	}
+	for si := range t.Series {
+		t.Series[si].renumber(newIdx)
+	}
+	t.Nodes, b.nodeGroups = nodes, groups
+}
+
+// renumberSparse moves the sparse cells to the nodes' new numbers.
+func (b *Builder) renumberSparse(newIdx []int) {
+	s := b.sparse
+	nt := len(b.t.Threads)
+	clear(s.slot)
+	for i := range s.node {
+		s.node[i] = int32(newIdx[s.node[i]])
+		s.slot[int64(s.node[i])*int64(nt)+int64(s.thread[i])] = int32(i)
+	}
+}
+
+// compactDense keeps the dense columns' rows of the k nodes that map to
+// themselves in remap.
+func (b *Builder) compactDense(remap []int, k int) {
+	t := b.t
+	nt := len(t.Threads)
 	keep := func(col []float64) []float64 {
 		out := col[:0]
 		for i := range t.Nodes {
@@ -434,30 +515,19 @@ func (b *Builder) mergeThrottledParents() {
 	t.Calls = keep(t.Calls)
 	t.Subroutines = keep(t.Subroutines)
 	present := NewBitmap(k * nt)
-	var nodes []Node
-	var groups []string
-	for i, n := range t.Nodes {
+	row := 0
+	for i := range t.Nodes {
 		if remap[i] != i {
 			continue
 		}
 		for th := 0; th < nt; th++ {
 			if t.Present.Get(i*nt + th) {
-				present.Set(newIdx[i]*nt + th)
+				present.Set(row*nt + th)
 			}
 		}
-		if n.Parent >= 0 {
-			n.Parent = newIdx[n.Parent]
-		}
-		nodes = append(nodes, n)
-		groups = append(groups, b.nodeGroups[i])
+		row++
 	}
-	for name, i := range b.nodeByName {
-		b.nodeByName[name] = newIdx[i]
-	}
-	for si := range t.Series {
-		t.Series[si].renumber(newIdx)
-	}
-	t.Nodes, t.Present, b.nodeGroups = nodes, present, groups
+	t.Present = present
 }
 
 // resolveRegions makes one region per flat node and points every node at

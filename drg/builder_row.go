@@ -24,6 +24,10 @@ func (b *Builder) AddRow(node, first int, cols []int, keep []bool, excl, incl []
 	if b.err != nil {
 		return
 	}
+	if b.sparse != nil {
+		b.addRowSparse(node, first, cols, keep, excl, incl, calls, subrs)
+		return
+	}
 	base := node * len(b.t.Threads)
 	n := len(calls)
 	for _, col := range excl {
@@ -187,3 +191,37 @@ func addTo(dst, src []float64) {
 }
 
 func isNegative(v float64) bool { return v < 0 }
+
+// addRowSparse is AddRow on a builder that stores values sparsely: one
+// AddCalls and one AddValues per metric for each kept entry (a sparse
+// builder is not filled from several goroutines).
+func (b *Builder) addRowSparse(node, first int, cols []int, keep []bool, excl, incl [][]float64, calls, subrs []float64) {
+	n := len(calls)
+	for _, col := range excl {
+		n = len(col)
+	}
+	for k := 0; k < n; k++ {
+		if keep != nil && !keep[k] {
+			continue
+		}
+		th := first + k
+		if cols != nil {
+			th = cols[k]
+		}
+		var c, s float64
+		if calls != nil {
+			c = calls[k]
+		}
+		if subrs != nil {
+			s = subrs[k]
+		}
+		b.AddCalls(node, th, c, s)
+		for m := range excl {
+			in := 0.0
+			if incl != nil {
+				in = incl[m][k]
+			}
+			b.AddValues(node, th, m, excl[m][k], in)
+		}
+	}
+}

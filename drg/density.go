@@ -5,12 +5,14 @@ import (
 	"fmt"
 )
 
-// A trial stores one value per (node, thread) cell for every metric (and
-// one per (user event, thread) cell), present or not: memory grows as
+// A dense trial stores one value per (node, thread) cell for every metric
+// (and one per (user event, thread) cell), present or not: memory grows as
 // nodes × threads. When every rank has regions of its own (8,000 ranks,
 // each with one timer nobody else has) that is quadratic in the ranks for
-// data linear in them, so a trial whose cells are mostly empty is refused
-// once it is large, before the memory is taken.
+// data linear in them, so a trial whose cells are mostly empty is, once it
+// is large, stored sparsely (SparseValues) by a Builder with Sparse set,
+// and refused before the memory is taken otherwise (user events, readers
+// that do not allow sparse trials).
 const (
 	// DenseFloorCells is the number of cells (nodes × threads, or user
 	// events × threads) up to which a trial is never refused: 2 Mi, 64 MiB
@@ -19,6 +21,18 @@ const (
 	// MaxEmptyRatio is how many cells a trial beyond DenseFloorCells may
 	// have per cell that holds a value.
 	MaxEmptyRatio = 64
+	// SparseFloorCells is the number of cells beyond which a Builder with
+	// Sparse set switches to the sparse layout, as it adds nodes, when
+	// more than SparseEmptyRatio of them per cell with a value would be
+	// empty: 256 Ki, so that the dense columns built before the switch
+	// stay small (8 MiB for one metric). Code that needs the dense layout
+	// converts a sparse trial of up to DenseFloorCells cells back
+	// (Trial.MakeDense).
+	SparseFloorCells = 1 << 18
+	// SparseEmptyRatio is the empty cells per full one beyond which a
+	// Builder with Sparse set switches (a sparse cell takes 4 bytes more
+	// than a dense one, an empty cell 8 bytes per column less).
+	SparseEmptyRatio = 8
 )
 
 // ErrTooSparse is wrapped by a *SparseError.
@@ -47,8 +61,14 @@ func (e *SparseError) Unwrap() error { return ErrTooSparse }
 // DenseFloorCells and more than MaxEmptyRatio times present, the number of
 // cells that hold values; rows names the rows in the message.
 func CheckDensity(rows string, nodes, threads int, present int64) error {
+	return checkDensity(rows, nodes, threads, present, DenseFloorCells, MaxEmptyRatio)
+}
+
+// checkDensity is CheckDensity with floor and ratio in place of
+// DenseFloorCells and MaxEmptyRatio.
+func checkDensity(rows string, nodes, threads int, present, floor, ratio int64) error {
 	cells := int64(nodes) * int64(threads)
-	if cells <= DenseFloorCells || cells <= MaxEmptyRatio*max(present, 1) {
+	if cells <= floor || cells <= ratio*max(present, 1) {
 		return nil
 	}
 	return &SparseError{Rows: rows, Nodes: nodes, Threads: threads, Cells: cells, Present: present, Ratio: cells / max(present, 1)}

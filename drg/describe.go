@@ -55,9 +55,8 @@ func Describe(t *Trial, n int) Description {
 	for _, m := range t.Metrics {
 		d.Metrics = append(d.Metrics, m.Name)
 	}
-	nt := len(t.Threads)
 	for i, node := range t.Nodes {
-		if t.Present.Count(i*nt, (i+1)*nt) > 0 {
+		if t.RowLen(i) > 0 {
 			d.Timers++
 			if node.Parent >= 0 {
 				d.Callpaths++

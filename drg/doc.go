@@ -7,7 +7,11 @@
 // are dense and columnar: for every metric the inclusive and exclusive values
 // are []float64 indexed node*len(Threads)+thread, calls and subroutines
 // likewise, and a presence bitmap tells "not executed on this thread" apart
-// from zero.
+// from zero. A trial too sparse for that layout (see CheckDensity) may be
+// stored sparsely instead (Trial.Sparse, see SparseValues) when its reader
+// allows it (Builder.Sparse); Trial.Col, Has and RowLen read the values of
+// either layout, and code that indexes the dense columns calls
+// Trial.MakeDense first.
 //
 // Every region has exactly one flat node (a node with no parent), which holds
 // the region's values summed over all of its calling contexts; a callpath

@@ -6,6 +6,14 @@ package drg
 func (t *Trial) MainInclusive(m int) []float64 {
 	nt := len(t.Threads)
 	out := make([]float64, nt)
+	if sp := t.Sparse; sp != nil {
+		for i, v := range sp.Inclusive[m] {
+			if th := sp.Thread[i]; v > out[th] {
+				out[th] = v
+			}
+		}
+		return out
+	}
 	incl := t.Values[m].Inclusive
 	for n := range t.Nodes {
 		row := incl[n*nt : (n+1)*nt]
@@ -56,8 +64,14 @@ func (t *Trial) MainRegion(m int) int {
 	for r := range t.Regions {
 		f := t.Regions[r].Flat
 		var sum float64
-		for _, v := range t.Values[m].Inclusive[f*nt : (f+1)*nt] {
-			sum += v
+		if t.Sparse != nil {
+			for _, v := range t.Col(ColInclusive, m).Row(f) {
+				sum += v
+			}
+		} else {
+			for _, v := range t.Values[m].Inclusive[f*nt : (f+1)*nt] {
+				sum += v
+			}
 		}
 		if sum > bestV {
 			best, bestV = r, sum

@@ -109,6 +109,14 @@ func (t *Trial) Statistics() *Statistics {
 		s.Inclusive = append(s.Inclusive, newColumn(nn))
 		s.Exclusive = append(s.Exclusive, newColumn(nn))
 	}
+	if sp := t.Sparse; sp != nil {
+		parallelRange(nn, max(1, sp.Cells()/max(nn, 1)), func(lo, hi int) {
+			for n := lo; n < hi; n++ {
+				s.deriveSparse(sp, n, nt)
+			}
+		})
+		return s
+	}
 	work := func(lo, hi int) {
 		for n := lo; n < hi; n++ {
 			k := 0
@@ -128,6 +136,59 @@ func (t *Trial) Statistics() *Statistics {
 	}
 	parallelRange(nn, nt, work)
 	return s
+}
+
+// deriveSparse fills node n's statistics from the cells of a sparse
+// trial of nt threads.
+func (s *Statistics) deriveSparse(sp *SparseValues, n, nt int) {
+	lo, hi := sp.Start[n], sp.Start[n+1]
+	s.Count[n] = hi - lo
+	s.Calls.deriveCells(n, sp.Calls[lo:hi], nt)
+	s.Subroutines.deriveCells(n, sp.Subroutines[lo:hi], nt)
+	for m := range sp.Inclusive {
+		s.Inclusive[m].deriveCells(n, sp.Inclusive[m][lo:hi], nt)
+		s.Exclusive[m].deriveCells(n, sp.Exclusive[m][lo:hi], nt)
+	}
+}
+
+// deriveCells is derive for the k = len(x) values x of the threads that
+// have a record, among N threads: the absent ones count as 0 for the
+// "nulls as 0" statistics, so Σ(x−Σx/N)² over all N threads is the sum
+// over x plus (N−k)(Σx/N)².
+func (c *Column) deriveCells(n int, x []float64, N int) {
+	k := len(x)
+	var sum float64
+	mn, mx := math.Inf(1), 0.0
+	for _, v := range x {
+		sum += v
+		mn = math.Min(mn, v)
+		mx = math.Max(mx, v)
+	}
+	if k == 0 {
+		mn = 0
+	}
+	c.Total[n], c.Min[n], c.Max[n] = sum, mn, mx
+	if N == 0 {
+		return
+	}
+	meanAll := sum / float64(N)
+	c.MeanAll[n] = meanAll
+	mean := 0.0
+	if k > 0 {
+		mean = sum / float64(k)
+	}
+	c.Mean[n] = mean
+	var ssAll, ssNoNull float64
+	for _, v := range x {
+		d, e := v-meanAll, v-mean
+		ssAll += d * d
+		ssNoNull += e * e
+	}
+	ssAll += float64(N-k) * meanAll * meanAll
+	c.StdDevAll[n] = math.Sqrt(ssAll / float64(N))
+	if k > 1 {
+		c.StdDev[n] = math.Sqrt(ssNoNull / float64(k))
+	}
 }
 
 func newColumn(n int) Column {

@@ -30,6 +30,10 @@ type Trial struct {
 	// Present marks the (node, thread) cells for which the thread has a
 	// profile record; an absent cell holds zeros.
 	Present Bitmap
+	// Sparse, when not nil, holds the node values instead of Values,
+	// Calls, Subroutines and Present, which are then empty (see
+	// SparseValues; read the values with Col, Has and RowLen).
+	Sparse *SparseValues
 	// Counters lists the user events (TAUdb counter).
 	Counters []Counter
 	// CounterValues holds the user-event statistics indexed
@@ -98,9 +102,6 @@ func (t *Trial) NumThreads() int { return len(t.Threads) }
 
 // Cell returns the index of (node, thread) in the value columns.
 func (t *Trial) Cell(node, thread int) int { return node*len(t.Threads) + thread }
-
-// Has reports whether thread has a profile record for node.
-func (t *Trial) Has(node, thread int) bool { return t.Present.Get(t.Cell(node, thread)) }
 
 // MetricIndex returns the index of the metric named name, or -1.
 func (t *Trial) MetricIndex(name string) int {

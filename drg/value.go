@@ -46,6 +46,9 @@ func (t *Trial) CheckValues() error {
 		return fmt.Errorf("%s of %q on thread %d.%d.%d: %w", what, names(i/nt), th.Node, th.Context, th.Thread, err)
 	}
 	node := func(n int) string { return t.Nodes[n].Name }
+	if err := t.checkSparseValues(); err != nil {
+		return err
+	}
 	for m, v := range t.Values {
 		for _, col := range []struct {
 			what string
@@ -63,6 +66,33 @@ func (t *Trial) CheckValues() error {
 		for _, x := range [...]float64{cv.NumEvents, cv.Min, cv.Max, cv.Mean, cv.SumSquares} {
 			if err := CheckValue(x); err != nil {
 				return at("user-event statistic", counter, i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSparseValues is CheckValues for the node values of a sparse trial.
+func (t *Trial) checkSparseValues() error {
+	sp := t.Sparse
+	if sp == nil {
+		return nil
+	}
+	type col struct {
+		what string
+		vals []float64
+	}
+	cols := []col{{"call count", sp.Calls}, {"subroutine count", sp.Subroutines}}
+	for m := range sp.Inclusive {
+		cols = append(cols, col{t.Metrics[m].Name + " inclusive value", sp.Inclusive[m]}, col{t.Metrics[m].Name + " exclusive value", sp.Exclusive[m]})
+	}
+	for n := range t.Nodes {
+		for i := sp.Start[n]; i < sp.Start[n+1]; i++ {
+			for _, c := range cols {
+				if err := CheckValue(c.vals[i]); err != nil {
+					th := t.Threads[sp.Thread[i]]
+					return fmt.Errorf("%s of %q on thread %d.%d.%d: %w", c.what, t.Nodes[n].Name, th.Node, th.Context, th.Thread, err)
+				}
 			}
 		}
 	}

@@ -101,13 +101,12 @@ func (t *Trial) Tree() Tree {
 		return tr
 	}
 	complete := topOK
-	nt := len(t.Threads)
 	for r := range t.Regions {
 		reg := &t.Regions[r]
 		if r == tr.Main || leafOf[r] || reg.Derived() {
 			continue
 		}
-		if t.Present.Count(reg.Flat*nt, (reg.Flat+1)*nt) > 0 {
+		if t.RowLen(reg.Flat) > 0 {
 			complete = false
 			break
 		}

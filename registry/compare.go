@@ -24,7 +24,7 @@ type Compare struct {
 }
 
 func init() {
-	Register(&Analysis{Name: "compare", Trials: Pair, New: func() Options { return new(Compare) },
+	Register(&Analysis{Name: "compare", Trials: Pair, Sparse: true, New: func() Options { return new(Compare) },
 		Use:   "compare --trial A --trial B [--inclusive] [--tolerance PCT]",
 		Short: "Compare two trials region by region",
 		Long: `compare lists, per region (aligned by name), its value in A and in B (mean

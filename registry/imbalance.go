@@ -30,7 +30,7 @@ type Imbalance struct {
 }
 
 func init() {
-	Register(&Analysis{Name: "imbalance", Trials: Single, New: func() Options { return new(Imbalance) },
+	Register(&Analysis{Name: "imbalance", Trials: Single, Sparse: true, New: func() Options { return new(Imbalance) },
 		Use:   "imbalance [--trial T] [--metric M] [--inclusive] [--callpath] [--rules FILE]",
 		Short: "Load imbalance per region: balance, severity, time balancing could save",
 		Long: `imbalance lists, per region (flat view; --callpath: per call-graph node), the

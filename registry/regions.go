@@ -28,7 +28,7 @@ type Regions struct {
 }
 
 func init() {
-	Register(&Analysis{Name: "regions", Trials: Single, New: func() Options { return new(Regions) },
+	Register(&Analysis{Name: "regions", Trials: Single, Sparse: true, New: func() Options { return new(Regions) },
 		Use:   "regions [--trial T] [--top N] [--of mean|max|total|N.C.T|N] [--inclusive] [--children NODE]",
 		Short: "Top regions by exclusive or inclusive value (SCALEA's inclusive/exclusive analysis)",
 		Long: `regions lists the top N regions (--top 0: all) by exclusive value (--inclusive:

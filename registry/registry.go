@@ -92,6 +92,11 @@ type Analysis struct {
 	Use, Short, Long, Example string
 	// New returns the zero options; Defaults binds them to their defaults.
 	New func() Options
+	// Sparse says the analysis reads a trial's values through
+	// drg.Trial.Col and so runs on a sparse trial (drg.SparseValues);
+	// Run refuses a sparse trial to any other analysis, which would need
+	// every (node, thread) cell.
+	Sparse bool
 	// Images, when not nil, draws the pictures stored with a result
 	// (cluster's PNGs), in the result's transaction.
 	Images func(res *result.Result) ([]store.ResultImage, error)
@@ -196,6 +201,9 @@ func (a *Analysis) Run(ctx context.Context, o Options, in Input) (Output, error)
 	if err := o.Validate(); err != nil {
 		return Output{}, err
 	}
+	if err := a.CheckSparse(in); err != nil {
+		return Output{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Output{}, err
 	}
@@ -211,6 +219,23 @@ func (a *Analysis) CheckTrials(n int) error {
 		return &UsageError{Msg: fmt.Sprintf("%s compares two trials, got %d", a.Name, n)}
 	case n < a.MinTrials:
 		return &UsageError{Msg: fmt.Sprintf("%s needs at least %d trials, got %d", a.Name, a.MinTrials, n)}
+	}
+	return nil
+}
+
+// CheckSparse refuses the input when one of its trials is stored sparsely
+// (drg.Trial.IsSparse) and the analysis is not one that runs on sparse
+// trials (Analysis.Sparse); the error wraps drg.ErrTooSparse.
+func (a *Analysis) CheckSparse(in Input) error {
+	if a.Sparse {
+		return nil
+	}
+	for _, t := range append(append([]*drg.Trial(nil), in.Trials...), in.Compare...) {
+		if t != nil {
+			if err := t.MakeDense(a.Name); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

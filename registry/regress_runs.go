@@ -183,6 +183,11 @@ func (o *Regress) gatherRuns(ctx context.Context, db *store.DB, ids []int64, cac
 	if err != nil {
 		return nil, err
 	}
+	for _, t := range fresh {
+		if err := t.MakeDense("regress"); err != nil {
+			return nil, err
+		}
+	}
 	trials := make([]*drg.Trial, len(ids))
 	for i, k := 0, 0; i < len(ids); i++ {
 		if trials[i] = stand[ids[i]]; trials[i] == nil {

@@ -22,7 +22,7 @@ type Summary struct {
 }
 
 func init() {
-	Register(&Analysis{Name: "summary", Trials: Single, New: func() Options { return new(Summary) },
+	Register(&Analysis{Name: "summary", Trials: Single, Sparse: true, New: func() Options { return new(Summary) },
 		Use:   "summary [--trial T] [--by node|process|thread] [--node NAME] [--rules FILE]",
 		Short: "Execution summary: time per node, process or thread broken into MPI, OpenMP, I/O, computation",
 		Long: `summary breaks the time of each computational node (--by node: machine, from

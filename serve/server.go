@@ -70,7 +70,15 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, db: opt.DB, log: log.New(opt.Log, "serve: ", log.LstdFlags)}
 	s.cache = newTrialCache(func(ctx context.Context, id int64) (*drg.Trial, error) {
-		return s.db.LoadTrial(ctx, id)
+		t, err := s.db.LoadTrial(ctx, id)
+		if err == nil {
+			// The views index every (node, thread) cell.
+			err = t.MakeDense("the web views")
+		}
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
 	}, opt.CacheBytes)
 	pages, err := parsePages()
 	if err != nil {

@@ -56,8 +56,10 @@ func exactCount(v float64, what func() string) (int64, error) {
 func (p *savePlan) callCounts(cd *callData) (calls, subs float64) {
 	switch cd.kind {
 	case cdReal:
-		c := cd.node*p.nt + cd.col
-		return p.t.Calls[c], p.t.Subroutines[c]
+		if sp := p.t.Sparse; sp != nil {
+			return sp.Calls[cd.cell], sp.Subroutines[cd.cell]
+		}
+		return p.t.Calls[cd.cell], p.t.Subroutines[cd.cell]
 	case cdDerived:
 		d := derivedOrder[cd.col]
 		return p.stats.Calls.Get(d)[cd.node], p.stats.Subroutines.Get(d)[cd.node]

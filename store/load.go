@@ -266,6 +266,7 @@ func (l *loader) readThreads(ctx context.Context) error {
 		return fmt.Errorf("threads: %w", err)
 	}
 	b.AggregateMetadata = false
+	b.Sparse = true
 	l.b = b
 	for i, row := range threadRows {
 		l.threads[row] = b.Column(ids[i])
@@ -370,12 +371,13 @@ func (l *loader) readNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The trial's timer_call_data ids bound the cells that hold values:
-	// refuse a trial too sparse to hold densely before adding its nodes
-	// (a database written by another tool may pair thousands of threads
-	// with thousands of timers that each measured one).
-	if err := drg.CheckDensity("call-graph nodes", len(rows), len(l.threads), max(l.calls.Last-l.calls.First+1, 0)); err != nil {
-		return fmt.Errorf("trial %d: %w", l.id, err)
+	// The trial's timer_call_data ids bound the cells that hold values: a
+	// trial too sparse to hold densely is stored sparsely from the start,
+	// before its nodes are added (a database written by another tool may
+	// pair thousands of threads with thousands of timers that each
+	// measured one).
+	if drg.CheckDensity("call-graph nodes", len(rows), len(l.threads), max(l.calls.Last-l.calls.First+1, 0)) != nil {
+		l.b.StartSparse()
 	}
 	l.b.Reserve(len(rows))
 	flat := map[int64]bool{}

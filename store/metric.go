@@ -68,6 +68,9 @@ func planMetric(id int64, t *drg.Trial, m int) (*metricPlan, error) {
 	if m < 0 || m >= len(t.Metrics) {
 		return nil, fmt.Errorf("no metric %d in trial %q", m, t.Name)
 	}
+	if err := t.MakeDense("save a metric"); err != nil {
+		return nil, err
+	}
 	p := &metricPlan{trial: id, t: t, m: m, name: t.Metrics[m].Name, st: t.Statistics(),
 		sumSq: make([]float64, len(t.Nodes)), col: map[drg.ThreadID]int{}, node: map[string]int{}}
 	nt := len(t.Threads)

@@ -221,10 +221,10 @@ func (p *savePlan) planStatistics() {
 			p.derivedMn[m][k] = drg.DerivedMain(p.main[m], d)
 		}
 		ss := make([]float64, p.nn)
-		ex := t.Values[m].Exclusive
+		ex := t.Col(drg.ColExclusive, m)
 		for n := range p.nn {
 			var s float64
-			for _, v := range ex[n*p.nt : (n+1)*p.nt] {
+			for _, v := range ex.Row(n) {
 				s += v * v
 			}
 			ss[n] = s
@@ -240,7 +240,7 @@ func (p *savePlan) countCallData() {
 		if !p.hasData[n] {
 			continue
 		}
-		p.nCallData += p.t.Present.Count(n*p.nt, (n+1)*p.nt)
+		p.nCallData += p.t.RowLen(n)
 		if p.stats.Count[n] > 0 {
 			p.nCallData += len(derivedOrder)
 		}
@@ -287,7 +287,6 @@ func (p *savePlan) countRest() {
 // imply, so that writing it cannot index out of range.
 func (p *savePlan) check() error {
 	t := p.t
-	cells := p.nn * p.nt
 	switch {
 	case p.nt == 0:
 		return errors.New("the trial has no thread")
@@ -295,17 +294,11 @@ func (p *savePlan) check() error {
 		return errors.New("the trial has no metric")
 	case len(t.Values) != p.nm:
 		return fmt.Errorf("malformed trial: %d value columns for %d metrics", len(t.Values), p.nm)
-	case len(t.Calls) != cells || len(t.Subroutines) != cells:
-		return fmt.Errorf("malformed trial: %d calls and %d subroutines for %d nodes × %d threads", len(t.Calls), len(t.Subroutines), p.nn, p.nt)
-	case t.Present.Len() < cells:
-		return fmt.Errorf("malformed trial: presence bitmap of %d bits for %d cells", t.Present.Len(), cells)
 	case len(t.CounterValues) != len(t.Counters)*p.nt:
 		return fmt.Errorf("malformed trial: %d counter values for %d counters × %d threads", len(t.CounterValues), len(t.Counters), p.nt)
 	}
-	for m, v := range t.Values {
-		if len(v.Inclusive) != cells || len(v.Exclusive) != cells {
-			return fmt.Errorf("malformed trial: metric %q has %d inclusive and %d exclusive values for %d cells", t.Metrics[m].Name, len(v.Inclusive), len(v.Exclusive), cells)
-		}
+	if err := p.checkColumns(); err != nil {
+		return err
 	}
 	for i, n := range t.Nodes {
 		if n.Region < 0 || n.Region >= len(t.Regions) || n.Parent >= p.nn || n.Parent == i {
@@ -330,6 +323,58 @@ func (p *savePlan) check() error {
 		for _, n := range s.Nodes {
 			if n < 0 || n >= p.nn {
 				return fmt.Errorf("malformed trial: snapshot %d names node %d of %d", si, n, p.nn)
+			}
+		}
+	}
+	return nil
+}
+
+// checkColumns verifies the sizes of the node values' columns, dense or
+// sparse.
+func (p *savePlan) checkColumns() error {
+	t := p.t
+	if sp := t.Sparse; sp != nil {
+		return checkSparse(sp, p.nn, p.nt, p.nm)
+	}
+	cells := p.nn * p.nt
+	switch {
+	case len(t.Calls) != cells || len(t.Subroutines) != cells:
+		return fmt.Errorf("malformed trial: %d calls and %d subroutines for %d nodes × %d threads", len(t.Calls), len(t.Subroutines), p.nn, p.nt)
+	case t.Present.Len() < cells:
+		return fmt.Errorf("malformed trial: presence bitmap of %d bits for %d cells", t.Present.Len(), cells)
+	}
+	for m, v := range t.Values {
+		if len(v.Inclusive) != cells || len(v.Exclusive) != cells {
+			return fmt.Errorf("malformed trial: metric %q has %d inclusive and %d exclusive values for %d cells", t.Metrics[m].Name, len(v.Inclusive), len(v.Exclusive), cells)
+		}
+	}
+	return nil
+}
+
+// checkSparse verifies a sparse trial's cells: nn+1 ascending starts, a
+// thread below nt and ascending within each node, and every column as
+// long as the cells.
+func checkSparse(sp *drg.SparseValues, nn, nt, nm int) error {
+	k := sp.Cells()
+	if len(sp.Start) != nn+1 || sp.Start[0] != 0 || sp.Start[nn] != k {
+		return fmt.Errorf("malformed sparse trial: %d row starts for %d nodes and %d cells", len(sp.Start), nn, k)
+	}
+	if len(sp.Calls) != k || len(sp.Subroutines) != k || len(sp.Inclusive) != nm || len(sp.Exclusive) != nm {
+		return fmt.Errorf("malformed sparse trial: columns of %d calls, %d subroutines and %d/%d metrics for %d cells and %d metrics",
+			len(sp.Calls), len(sp.Subroutines), len(sp.Inclusive), len(sp.Exclusive), k, nm)
+	}
+	for m := range nm {
+		if len(sp.Inclusive[m]) != k || len(sp.Exclusive[m]) != k {
+			return fmt.Errorf("malformed sparse trial: metric %d has %d inclusive and %d exclusive values for %d cells", m, len(sp.Inclusive[m]), len(sp.Exclusive[m]), k)
+		}
+	}
+	for n := range nn {
+		if sp.Start[n+1] < sp.Start[n] {
+			return fmt.Errorf("malformed sparse trial: node %d's cells start after the next node's", n)
+		}
+		for i := sp.Start[n]; i < sp.Start[n+1]; i++ {
+			if th := int(sp.Thread[i]); th < 0 || th >= nt || (i > sp.Start[n] && sp.Thread[i-1] >= sp.Thread[i]) {
+				return fmt.Errorf("malformed sparse trial: node %d has thread %d out of order or beyond %d threads", n, th, nt)
 			}
 		}
 	}
@@ -642,6 +687,9 @@ type callData struct {
 	col int
 	// entry is the position in the snapshot's Nodes (cdSnapshot).
 	entry int
+	// cell is the position of a real thread's values in the trial's
+	// columns: node*threads+thread, or the cell of a sparse trial.
+	cell int
 }
 
 // cdCursor walks the timer_call_data rows in id order: for each stored node
@@ -670,23 +718,26 @@ func (c *cdCursor) advance() bool {
 				continue
 			}
 			n := p.stored[c.i]
-			if !p.hasData[n] || c.j >= p.nt+len(derivedOrder) {
+			real := p.nt
+			if sp := p.t.Sparse; sp != nil {
+				real = sp.Start[n+1] - sp.Start[n]
+			}
+			if !p.hasData[n] || c.j >= real+len(derivedOrder) {
 				c.i, c.j = c.i+1, 0
 				continue
 			}
 			j := c.j
 			c.j++
-			if j < p.nt {
-				if !p.t.Present.Get(n*p.nt + j) {
+			if j < real {
+				if !c.real(n, j) {
 					continue
 				}
-				c.cur = callData{kind: cdReal, node: n, col: j}
 			} else {
 				if p.stats.Count[n] == 0 {
-					c.j = p.nt + len(derivedOrder)
+					c.j = real + len(derivedOrder)
 					continue
 				}
-				c.cur = callData{kind: cdDerived, node: n, col: j - p.nt}
+				c.cur = callData{kind: cdDerived, node: n, col: j - real}
 			}
 		case 1:
 			if c.i >= len(p.t.Series) {
@@ -714,6 +765,32 @@ func (c *cdCursor) advance() bool {
 	}
 }
 
+// real makes the j-th real row of node n current (the j-th thread column
+// of a dense trial, the j-th cell of the node in a sparse one) and reports
+// whether that thread has a record.
+func (c *cdCursor) real(n, j int) bool {
+	p := c.p
+	if sp := p.t.Sparse; sp != nil {
+		i := sp.Start[n] + j
+		c.cur = callData{kind: cdReal, node: n, col: int(sp.Thread[i]), cell: i}
+		return true
+	}
+	if !p.t.Present.Get(n*p.nt + j) {
+		return false
+	}
+	c.cur = callData{kind: cdReal, node: n, col: j, cell: n*p.nt + j}
+	return true
+}
+
+// cellValues returns the inclusive and exclusive value of metric m in a
+// real thread's cell (callData.cell).
+func (p *savePlan) cellValues(m, cell int) (incl, excl float64) {
+	if sp := p.t.Sparse; sp != nil {
+		return sp.Inclusive[m][cell], sp.Exclusive[m][cell]
+	}
+	return p.t.Values[m].Inclusive[cell], p.t.Values[m].Exclusive[cell]
+}
+
 // callRow fills a timer_call_data row: id, timer_callpath, thread, calls,
 // subroutines, time_range.
 func (p *savePlan) callRow(cd *callData, r []any) {
@@ -739,8 +816,8 @@ func (p *savePlan) valueRow(cd *callData, m int, r []any) {
 	r[0], r[1], r[6] = cd.id, p.metricID(m), nil
 	switch cd.kind {
 	case cdReal:
-		c := cd.node*p.nt + cd.col
-		incl, excl, main = p.t.Values[m].Inclusive[c], p.t.Values[m].Exclusive[c], p.main[m][cd.col]
+		incl, excl = p.cellValues(m, cd.cell)
+		main = p.main[m][cd.col]
 	case cdDerived:
 		d := derivedOrder[cd.col]
 		incl, excl = p.stats.Inclusive[m].Get(d)[cd.node], p.stats.Exclusive[m].Get(d)[cd.node]

@@ -222,9 +222,6 @@ func badInputs(t *testing.T) []badInput {
 		{name: "XML text bomb", files: map[string]string{"t.xml.gz": string(hostile.GzipBomb([]byte("<profile_xml>\n<a>"), 'x', 1024, nil))},
 			args: []string{"load", "DIR/t.xml.gz"}, code: 1,
 			stderr: `taudb-analyze: load DIR/t.xml.gz: DIR/t.xml.gz:2: reading: a tag or a run of text longer than the limit of 33554432 bytes`},
-		{name: "8000 ranks with a timer each", setup: sparseRanks,
-			args: []string{"load", "DIR/p"}, code: 1,
-			stderr: `taudb-analyze: load DIR/p: DIR/p: 263 call-graph nodes × 8000 threads make 2104000 cells, but only about 15969 of them hold values (1 in 131): a trial is stored with every cell, and one sparser than 1 in 64 beyond 2097152 cells is refused (trial too sparse to store densely)`},
 		{name: "metric folder and its backup copy", files: map[string]string{"p/MULTI__TIME/profile.0.0.0": goodProfile, "p/MULTI__TIME.bak/profile.0.0.0": goodProfile},
 			args: []string{"load", "DIR/p"}, code: 1,
 			stderr: `taudb-analyze: load DIR/p: DIR/p/MULTI__TIME and DIR/p/MULTI__TIME.bak: both hold the metric "TIME": remove or rename one`},
@@ -245,7 +242,7 @@ var (
 
 // sparseRanks writes the profiles of 8,000 ranks, each with "main" and a
 // timer of its own: 16,000 values that a dense trial would hold in 64
-// million cells.
+// million cells (see TestSparseTrialsUnderMemoryLimit).
 func sparseRanks(t *testing.T, dir string) {
 	p := filepath.Join(dir, "p")
 	mkdir(t, p)

@@ -59,6 +59,9 @@ func (a *app) inspectStored(ctx context.Context, ref string, f *queryFlag) error
 // printQuery matches the query on t and prints the matched nodes in
 // depth-first order.
 func (a *app) printQuery(t *drg.Trial, f *queryFlag) error {
+	if err := t.MakeDense("--query"); err != nil {
+		return err
+	}
 	r, err := f.q.Match(t)
 	if err != nil {
 		return usagef("--query: %v", err)

@@ -59,7 +59,7 @@ func TestHostileFilesUnderMemoryLimit(t *testing.T) {
 			for _, a := range c.args {
 				args = append(args, strings.ReplaceAll(a, "DIR", work))
 			}
-			code, stderr, took, rss := limitedRun(t, args)
+			code, _, stderr, took, rss := limitedRun(t, args)
 			stderr = strings.TrimSuffix(strings.ReplaceAll(stderr, work, "DIR"), "\n")
 			t.Logf("%v, peak RSS %d MiB", took.Round(time.Millisecond), rss>>10)
 			if code != c.code || stderr != c.stderr {
@@ -70,9 +70,9 @@ func TestHostileFilesUnderMemoryLimit(t *testing.T) {
 }
 
 // limitedRun runs the binary with args under the 1 GiB limit and a 30 s
-// timeout; it returns the exit code (-1 when killed), standard error, the
-// time taken and the peak resident memory in KiB.
-func limitedRun(t *testing.T, args []string) (code int, stderr string, took time.Duration, rssKB int64) {
+// timeout; it returns the exit code (-1 when killed), standard output and
+// error, the time taken and the peak resident memory in KiB.
+func limitedRun(t *testing.T, args []string) (code int, stdout, stderr string, took time.Duration, rssKB int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -82,8 +82,8 @@ func limitedRun(t *testing.T, args []string) (code int, stderr string, took time
 	// an arena of 64 MiB of address space, reserved, not used: with a
 	// handful of threads that alone would fill the limit. One arena.
 	cmd.Env = append(os.Environ(), "MALLOC_ARENA_MAX=1")
-	var e bytes.Buffer
-	cmd.Stderr = &e
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()
 	err := cmd.Run()
 	took = time.Since(start)
@@ -100,5 +100,5 @@ func limitedRun(t *testing.T, args []string) (code int, stderr string, took time
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rssKB = ru.Maxrss
 	}
-	return code, e.String(), took, rssKB
+	return code, o.String(), e.String(), took, rssKB
 }

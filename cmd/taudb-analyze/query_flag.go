@@ -72,6 +72,9 @@ func (f *queryFlag) restrictTrial(t *drg.Trial) (queried, error) {
 	if f == nil || f.q == nil {
 		return queried{trial: t}, nil
 	}
+	if err := t.MakeDense("--query"); err != nil {
+		return queried{}, err
+	}
 	r, err := f.q.Match(t)
 	var qe *callquery.Error
 	if errors.As(err, &qe) {
@@ -122,6 +125,9 @@ func (f *queryFlag) readPart(ctx context.Context, a *app, db *store.DB, id int64
 	start := time.Now()
 	var picked, total int
 	t, err := db.LoadTrialPart(ctx, id, func(shape *drg.Trial) ([]int, error) {
+		if err := shape.MakeDense("--query"); err != nil {
+			return nil, err
+		}
 		r, err := f.q.Match(shape)
 		if err != nil {
 			return nil, usagef("--query: %v", err)

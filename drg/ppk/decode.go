@@ -704,9 +704,14 @@ func (p *payload) build(name string) (*drg.Trial, error) {
 		return nil, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
 	}
 	b.AggregateMetadata = false
+	b.Sparse = true
 	p.addMetadata(b)
-	if err := p.checkDensity(len(ids)); err != nil {
+	sparse, err := p.checkDensity(len(ids))
+	if err != nil {
 		return nil, err
+	}
+	if sparse {
+		b.StartSparse()
 	}
 	// Nodes before metrics: the builder then allocates each metric's
 	// columns once, at their full size, instead of growing them per node.
@@ -768,20 +773,19 @@ func (p *payload) addMetadata(b *drg.Builder) {
 	}
 }
 
-// checkDensity refuses a payload whose profiles are too sparse for the
-// dense model of threads threads (drg.CheckDensity).
-func (p *payload) checkDensity(threads int) error {
+// checkDensity reports whether the payload's function profiles are too
+// sparse for the dense model of threads threads (drg.CheckDensity), so
+// that the trial is stored sparsely (drg.SparseValues), and refuses
+// user-event profiles too sparse, which are only stored densely.
+func (p *payload) checkDensity(threads int) (sparse bool, err error) {
 	var fps, ueps int64
 	for _, r := range p.threads {
 		fps, ueps = fps+int64(r.nFP), ueps+int64(r.nUEP)
 	}
-	if err := drg.CheckDensity("functions", len(p.functions), threads, fps); err != nil {
-		return &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
-	}
 	if err := drg.CheckDensity("user events", len(p.userEvents), threads, ueps); err != nil {
-		return &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
+		return false, &Error{Path: p.path, Offset: int64(p.threadsAt), Err: err}
 	}
-	return nil
+	return drg.CheckDensity("functions", len(p.functions), threads, fps) != nil, nil
 }
 
 // addProfiles gives b every thread's function and user-event profiles;

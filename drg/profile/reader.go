@@ -54,6 +54,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
+	b.Sparse = true
 	root := r.Path
 	if len(dirs) == 1 && len(dirs[0].files) == 1 && dirs[0].files[0].path == r.Path {
 		root = "" // a file named on its own: the user chose it
