@@ -22,12 +22,17 @@ func build(streams []*stream, name string, src drg.Source) (*drg.Trial, *Derived
 			ids = append(ids, ts.id)
 		}
 	}
-	if err := checkSize(streams, len(ids)); err != nil {
+	sparse, err := checkSize(streams, len(ids))
+	if err != nil {
 		return nil, nil, &Error{Path: src.Path, Err: err}
 	}
 	b, err := drg.NewBuilder(ids)
 	if err != nil {
 		return nil, nil, &Error{Path: src.Path, Err: err}
+	}
+	b.Sparse = true
+	if sparse {
+		b.StartSparse() // before the nodes, whose dense columns would be mostly empty
 	}
 	maps := make([]streamMap, len(streams))
 	nmetrics := 0
@@ -91,11 +96,14 @@ const (
 )
 
 // checkSize refuses input whose trial would be out of all proportion with
-// it: the trial's value arrays are dense (nodes × threads per metric), so a
-// small file that defines many threads, metrics and measured events would
-// otherwise exhaust memory. Real trials stay far below the limit even when
-// each thread measures few of the events.
-func checkSize(streams []*stream, threads int) error {
+// it. The builder stores a trial's values densely (nodes × threads per
+// metric) or, when more than drg.SparseEmptyRatio cells per filled one
+// would be empty, sparsely (the filled cells only), so the values take at
+// most min(nodes × threads, (drg.SparseEmptyRatio+1) × filled) cells; a
+// filled cell needs a line of the input. User events stay dense, so a
+// small file that defines many threads and user events is refused.
+// sparse says whether the values are to be stored sparsely from the start.
+func checkSize(streams []*stream, threads int) (sparse bool, err error) {
 	var input, series float64
 	metricSet, nodeSet, counterSet := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, s := range streams {
@@ -136,12 +144,15 @@ func checkSize(streams []*stream, threads int) error {
 	// The values, the counters, the earlier snapshots, and the seven
 	// derived statistics per cell of a node (read from the file or computed
 	// by Trial.Statistics).
-	need := nodes*float64(threads)*width + counters*float64(threads)*48 + series + 7*nodes*width
+	dense, filled := nodes*float64(threads), filledCells(streams)
+	sparse = dense > drg.SparseFloorCells && dense > drg.SparseEmptyRatio*filled
+	cells := min(dense, (drg.SparseEmptyRatio+1)*filled)
+	need := cells*width + counters*float64(threads)*48 + series + 7*nodes*width
 	if need > minSizeLimit && need > sizeLimitFactor*input {
-		return fmt.Errorf("the trial would need %.3g GB for %g threads × %g events × %g metrics, more than %d times the %.3g MB read: refused as malformed",
+		return false, fmt.Errorf("the trial would need %.3g GB for %g threads × %g events × %g metrics, more than %d times the %.3g MB read: refused as malformed",
 			need/1e9, float64(threads), nodes, metrics, sizeLimitFactor, input/1e6)
 	}
-	return nil
+	return sparse, nil
 }
 
 // streamMap maps the indexes of one stream to the builder's: metrics,
@@ -308,4 +319,33 @@ func (c *counterSet) add(b *drg.Builder, col int) {
 	for p, k := range c.counters {
 		b.AddCounter(k, col, c.values[p])
 	}
+}
+
+// filledCells bounds the (node, thread) cells with a value: a line of a
+// thread's last snapshot fills its node's cell and, for a call path, at
+// most two more per separator (the flat node of its leaf and the nodes of
+// its prefixes).
+func filledCells(streams []*stream) float64 {
+	var cells float64
+	for _, s := range streams {
+		per := make([]float64, len(s.events)) // cells per line of each event, 0 unknown
+		for _, ts := range s.threads {
+			if len(ts.profiles) == 0 {
+				continue
+			}
+			for _, blk := range ts.profiles[len(ts.profiles)-1].intervals {
+				for _, ev := range blk.events {
+					if int(ev) >= len(per) {
+						cells++
+						continue
+					}
+					if per[ev] == 0 {
+						per[ev] = 1 + 2*float64(strings.Count(s.events[ev].name, drg.CallpathSeparator))
+					}
+					cells += per[ev]
+				}
+			}
+		}
+	}
+	return cells
 }

@@ -114,9 +114,11 @@ func TestDerivedWarnings(t *testing.T) {
 	}
 }
 
-// TestOutOfProportion: a small file that asks for a huge dense trial is
-// refused instead of exhausting memory.
-func TestOutOfProportion(t *testing.T) {
+// TestSparseEventsStoredSparsely: a small file of 3000 threads and 3000
+// events in which one thread times every event (it asked for a 5.92 GB
+// dense trial, and was refused as out of proportion) is stored sparsely:
+// 3000 cells, each with the value of its line.
+func TestSparseEventsStoredSparsely(t *testing.T) {
 	var w strings.Builder
 	w.WriteString("<profile_xml>\n<definitions thread=\"*\">\n")
 	for m := range 40 {
@@ -131,11 +133,46 @@ func TestOutOfProportion(t *testing.T) {
 	}
 	w.WriteString("<profile thread=\"0\"><timestamp>1</timestamp><interval_data metrics=\"0 \">\n")
 	for e := range 3000 {
-		fmt.Fprintf(&w, "%d 1 0 1 1\n", e)
+		fmt.Fprintf(&w, "%d 1 0 %d %d\n", e, e, 2*e)
 	}
 	w.WriteString("</interval_data></profile></profile_xml>\n")
+	tr, err := Decode(strings.NewReader(w.String()), "big.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.IsSparse() || tr.PresentCells() != 3000 || len(tr.Threads) != 3000 || len(tr.Nodes) != 3000 {
+		t.Fatalf("sparse %v, %d cells, %d threads, %d nodes; want a sparse trial of 3000 cells", tr.IsSparse(), tr.PresentCells(), len(tr.Threads), len(tr.Nodes))
+	}
+	m := tr.MetricIndex("M0")
+	for _, e := range []int{0, 1, 1234, 2999} {
+		n := nodeIndex(t, tr, fmt.Sprintf("e%d", e))
+		ex, ok := tr.Col(drg.ColExclusive, m).At(n, 0)
+		in, _ := tr.Col(drg.ColInclusive, m).At(n, 0)
+		if !ok || ex != float64(e) || in != float64(2*e) || tr.Has(n, 1) {
+			t.Errorf("e%d: thread 0 (%v, %g, %g), thread 1 %v; want (true, %d, %d), false", e, ok, ex, in, tr.Has(n, 1), e, 2*e)
+		}
+	}
+}
+
+// TestOutOfProportion: a small file that asks for huge dense user-event
+// columns (which stay dense) is refused instead of exhausting memory.
+func TestOutOfProportion(t *testing.T) {
+	var w strings.Builder
+	w.WriteString("<profile_xml>\n<definitions thread=\"*\">\n<metric id=\"0\"><name>TIME</name></metric>\n<event id=\"0\"><name>main</name></event>\n")
+	for u := range 6000 {
+		fmt.Fprintf(&w, "<userevent id=\"%d\"><name>u%d</name></userevent>\n", u, u)
+	}
+	w.WriteString("</definitions>\n")
+	for th := range 6000 {
+		fmt.Fprintf(&w, "<thread id=\"%d\" node=\"%d\" context=\"0\" thread=\"0\"/>\n", th, th)
+	}
+	w.WriteString("<profile thread=\"0\"><timestamp>1</timestamp><interval_data metrics=\"0 \">\n0 1 0 1 1\n</interval_data><atomic_data>\n")
+	for u := range 6000 {
+		fmt.Fprintf(&w, "%d 1 1 1 1 1\n", u)
+	}
+	w.WriteString("</atomic_data></profile></profile_xml>\n")
 	_, err := Decode(strings.NewReader(w.String()), "big.xml")
-	if err == nil || !strings.Contains(err.Error(), "big.xml: the trial would need 5.92 GB for 3000 threads × 3000 events × 40 metrics") || !strings.Contains(err.Error(), "refused as malformed") {
+	if err == nil || !strings.Contains(err.Error(), "big.xml: the trial would need 1.73 GB for 6000 threads") || !strings.Contains(err.Error(), "refused as malformed") {
 		t.Errorf("error %v", err)
 	}
 }
