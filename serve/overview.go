@@ -16,12 +16,12 @@ const overviewTop = 6
 // part's mean over the bin's threads (absent records as 0). A click opens
 // the thread (a bin's first thread).
 func (s *Server) threadsOverview(w http.ResponseWriter, r *http.Request) {
-	ct, v, err := s.openView(r)
+	ct, err := s.openTrial(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	col, err := ct.column(v.key())
+	v, col, err := viewColumn(r, ct)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -83,12 +83,7 @@ func (s *Server) regionPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := ct.trial
-	v, err := readView(r, t)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	col, err := ct.column(v.key())
+	v, col, err := viewColumn(r, ct)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -137,12 +132,7 @@ func (s *Server) regionChart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v, err := readView(r, ct.trial)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	col, err := ct.column(v.key())
+	v, col, err := viewColumn(r, ct)
 	if err != nil {
 		s.fail(w, r, err)
 		return

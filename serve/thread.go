@@ -49,12 +49,7 @@ func (s *Server) threadPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v, err := readView(r, ct.trial)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	col, err := ct.column(v.key())
+	v, col, err := viewColumn(r, ct)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -102,12 +97,7 @@ func (s *Server) threadChart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v, err := readView(r, ct.trial)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	col, err := ct.column(v.key())
+	v, col, err := viewColumn(r, ct)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -21,6 +21,17 @@ func (s *Server) openView(r *http.Request) (*cachedTrial, viewParams, error) {
 	return ct, v, err
 }
 
+// viewColumn reads the request's view of trial ct and the value column
+// it shows.
+func viewColumn(r *http.Request, ct *cachedTrial) (viewParams, *column, error) {
+	v, err := readView(r, ct.trial)
+	if err != nil {
+		return v, nil, err
+	}
+	col, err := ct.column(v.key())
+	return v, col, err
+}
+
 // openTrial returns the cached trial of the request's {id}.
 func (s *Server) openTrial(r *http.Request) (*cachedTrial, error) {
 	id, err := pathInt(r, "id", "trial")
