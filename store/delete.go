@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Subqueries naming a trial's rows in the tables that have no trial column.
@@ -124,7 +125,7 @@ func (db *DB) DeleteTrial(ctx context.Context, id int64) error {
 // partitions to drop before them (partitioned layout only).
 type trialDelete struct {
 	sql        []struct{ table, sql string }
-	partitions map[string]bool
+	partitions map[string][]string
 }
 
 // dropFirst drops the trial's partitions, if any.
@@ -132,7 +133,7 @@ func (d trialDelete) dropFirst(ctx context.Context, r runner, id int64) error {
 	if d.partitions == nil {
 		return nil
 	}
-	return dropPartitions(ctx, r, id, d.partitions)
+	return dropPartitions(ctx, r, d.partitions)
 }
 
 // deletePlan returns the statements that delete trial id and the query of
@@ -155,7 +156,7 @@ func (db *DB) deletePlan(ctx context.Context, r runner, id int64) (trialDelete, 
 		return d, "", err
 	}
 	callData := ""
-	if d.partitions["timer_call_data"] {
+	if slices.Contains(d.partitions["timer_call_data"], partitionName("timer_call_data", id)) {
 		callData = partitionName("timer_call_data", id)
 	}
 	d.sql = make([]struct{ table, sql string }, len(deleteSteps))

@@ -194,7 +194,7 @@ func (p *savePlan) partitionBlock(table string) (idBlock, bool) {
 }
 
 // copyPartition writes the rows of tr, one of the partitioned tables, as
-// the trial's partition of it, in the save's transaction tx:
+// the trial's partition of it, in the save's transaction:
 //
 //  1. CREATE TABLE name (LIKE table): the columns and NOT NULLs, no index,
 //     no key;
@@ -211,77 +211,109 @@ func (p *savePlan) partitionBlock(table string) (idBlock, bool) {
 // Any failure fails the save, whose transaction then leaves nothing.
 func copyPartition(ctx context.Context, conn *pgconn.PgConn, r runner, trial int64, b idBlock, tr tableRows) error {
 	name := partitionName(tr.table, trial)
+	if err := stagePartition(ctx, conn, r, name, tr); err != nil {
+		return err
+	}
+	return attachPartition(ctx, r, tr.table, name, partitionName("timer_call_data", trial), b)
+}
+
+// stagePartition does steps 1 and 2 of copyPartition: the rows of tr in a
+// new table name, not yet a partition.
+func stagePartition(ctx context.Context, conn *pgconn.PgConn, r runner, name string, tr tableRows) error {
 	if err := r.exec(ctx, fmt.Sprintf(`CREATE TABLE %s (LIKE %s)`, name, tr.table)); err != nil {
 		return fmt.Errorf("create partition %s: %w", name, err)
 	}
 	staged := tr
 	staged.table = name
-	if err := copyFreeze(ctx, conn, staged); err != nil {
-		return err
-	}
-	if tr.table == "timer_value" {
-		parent := partitionName("timer_call_data", trial)
-		if err := r.exec(ctx, fmt.Sprintf(`ALTER TABLE %s ADD FOREIGN KEY (timer_call_data) REFERENCES %s(id) ON DELETE NO ACTION ON UPDATE NO ACTION`, name, parent)); err != nil {
+	return copyFreeze(ctx, conn, staged)
+}
+
+// attachPartition does steps 3 and 4 of copyPartition: the staged table
+// name becomes table's partition of block b; a timer_value partition
+// first gets its key to callData, the timer_call_data partition of the
+// same ids.
+func attachPartition(ctx context.Context, r runner, table, name, callData string, b idBlock) error {
+	if table == "timer_value" {
+		if err := r.exec(ctx, fmt.Sprintf(`ALTER TABLE %s ADD FOREIGN KEY (timer_call_data) REFERENCES %s(id) ON DELETE NO ACTION ON UPDATE NO ACTION`, name, callData)); err != nil {
 			return fmt.Errorf("check the keys of %s: %w", name, err)
 		}
 	}
-	if err := r.exec(ctx, fmt.Sprintf(`ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%d) TO (%d)`, tr.table, name, b.lo, b.hi)); err != nil {
+	if err := r.exec(ctx, fmt.Sprintf(`ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%d) TO (%d)`, table, name, b.lo, b.hi)); err != nil {
 		return fmt.Errorf("attach partition %s: %w", name, err)
 	}
 	return nil
 }
 
-// trialPartitions returns which of the partitioned tables have a
-// partition of trial's (attached: a row in pg_inherits).
-func trialPartitions(ctx context.Context, r runner, trial int64) (map[string]bool, error) {
-	exists := map[string]bool{}
+// trialPartitions returns the names of trial's attached partitions of each
+// partitioned table (a row in pg_inherits): the one partitionName names and,
+// for a trial saved a chunk of threads at a time (SaveTrials with
+// PendingTrial.Chunks), one per chunk (chunkPartitionName).
+func trialPartitions(ctx context.Context, r runner, trial int64) (map[string][]string, error) {
+	parts := map[string][]string{}
 	for _, t := range partitionedTables {
 		name := partitionName(t.table, trial)
-		var n int
-		if err := r.query(ctx, `SELECT COUNT(*) FROM pg_catalog.pg_inherits WHERE inhrelid = to_regclass($1)`,
-			func(scan func(...any) error) error { return scan(&n) }, name); err != nil {
-			return nil, fmt.Errorf("find partition %s: %w", name, err)
+		if err := r.query(ctx, trialPartitionsQuery, func(scan func(...any) error) error {
+			var child string
+			if err := scan(&child); err != nil {
+				return err
+			}
+			parts[t.table] = append(parts[t.table], child)
+			return nil
+		}, t.table, name); err != nil {
+			return nil, fmt.Errorf("find partitions of %s: %w", name, err)
 		}
-		exists[t.table] = n > 0
 	}
-	return exists, nil
+	return parts, nil
 }
 
-// dropPartitions drops trial's partitions that exist, in the order the
-// keys allow: timer_value's (which holds the only key to timer_call_data's),
-// counter_value's, then timer_call_data's after its rows of
-// timer_call_data_count are deleted and it is detached (the detach checks
-// that no row of timer_call_data_count refers to it). Dropping reads no
-// row of another trial.
-func dropPartitions(ctx context.Context, r runner, trial int64, exists map[string]bool) error {
+// trialPartitionsQuery lists the partitions of table $1 named $2 or $2_K.
+const trialPartitionsQuery = `
+SELECT c.relname::text FROM pg_catalog.pg_inherits i JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = to_regclass($1) AND (c.relname = $2 OR c.relname LIKE $2 || '\_%')
+ORDER BY c.relname`
+
+// chunkPartitionName is the name of the partition of table that holds
+// chunk k (from 1) of trial's threads.
+func chunkPartitionName(table string, trial int64, k int) string {
+	return fmt.Sprintf("%s_%d", partitionName(table, trial), k)
+}
+
+// dropPartitions drops trial's partitions parts (trialPartitions), in the
+// order the keys allow: timer_value's (which hold the only keys to
+// timer_call_data's), counter_value's, then each of timer_call_data's after
+// its rows of timer_call_data_count are deleted and it is detached (the
+// detach checks that no row of timer_call_data_count refers to it).
+// Dropping reads no row of another trial.
+func dropPartitions(ctx context.Context, r runner, parts map[string][]string) error {
 	if err := lockDrops(ctx, r); err != nil {
 		return err
 	}
 	for _, t := range []string{"timer_value", "counter_value"} {
-		if exists[t] {
-			if err := r.exec(ctx, `DROP TABLE `+partitionName(t, trial)); err != nil {
-				return fmt.Errorf("drop partition %s: %w", partitionName(t, trial), err)
+		for _, name := range parts[t] {
+			if err := r.exec(ctx, `DROP TABLE `+name); err != nil {
+				return fmt.Errorf("drop partition %s: %w", name, err)
 			}
 		}
 	}
-	if !exists["timer_call_data"] {
+	if len(parts["timer_call_data"]) == 0 {
 		return nil
 	}
-	name := partitionName("timer_call_data", trial)
 	big, err := hasTable(ctx, r, Postgres, bigCallTable)
 	if err != nil {
 		return err
 	}
-	if !big {
-		// nothing refers to the partition but timer_value's, dropped above
-	} else if _, err := r.execArgs(ctx, `DELETE FROM `+bigCallTable+` WHERE timer_call_data IN (SELECT id FROM `+name+`)`); err != nil {
-		return fmt.Errorf("delete from %s: %w", bigCallTable, err)
-	}
-	if err := r.exec(ctx, `ALTER TABLE timer_call_data DETACH PARTITION `+name); err != nil {
-		return fmt.Errorf("detach partition %s: %w", name, err)
-	}
-	if err := r.exec(ctx, `DROP TABLE `+name); err != nil {
-		return fmt.Errorf("drop partition %s: %w", name, err)
+	for _, name := range parts["timer_call_data"] {
+		if big {
+			if _, err := r.execArgs(ctx, `DELETE FROM `+bigCallTable+` WHERE timer_call_data IN (SELECT id FROM `+name+`)`); err != nil {
+				return fmt.Errorf("delete from %s: %w", bigCallTable, err)
+			}
+		}
+		if err := r.exec(ctx, `ALTER TABLE timer_call_data DETACH PARTITION `+name); err != nil {
+			return fmt.Errorf("detach partition %s: %w", name, err)
+		}
+		if err := r.exec(ctx, `DROP TABLE `+name); err != nil {
+			return fmt.Errorf("drop partition %s: %w", name, err)
+		}
 	}
 	return nil
 }

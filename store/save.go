@@ -109,6 +109,27 @@ type savePlan struct {
 	nGroups     int              // timer_group rows
 	nParams     int              // timer_parameter rows
 	progress    func(done, total int64)
+	// nDerived is the number of derived threads' rows a node with data
+	// gets: len(derivedOrder), or 0 for a chunk of a trial saved a chunk of
+	// threads at a time (its statistics are the whole trial's, written
+	// once all chunks are read: chunkedSave).
+	nDerived int
+	// timerIDs and callpathIDs, when not nil, give each region's timer id
+	// and each node's timer_callpath id, in place of the blocks of ids:
+	// the ids of a trial saved a chunk at a time are reserved as each chunk
+	// brings regions and nodes.
+	timerIDs, callpathIDs []int64
+	// rangeIDs, when set, is the trial's row of trial_call_data_range
+	// (first, last) in place of the block of timer_call_data ids.
+	rangeIDs *[2]int64
+}
+
+// givenStatistics are the statistics of a trial saved a chunk of threads
+// at a time, merged from its chunks: the derived statistics, each metric's
+// main inclusive value per thread and each node's Σ exclusive².
+type givenStatistics struct {
+	stats       *drg.Statistics
+	main, sumSq [][]float64
 }
 
 // derivedOrder lists the derived threads in the order their thread rows are
@@ -133,8 +154,14 @@ var serialTables = [numSerial]string{"trial", "thread", "metric", "timer", "time
 
 // newSavePlan checks the trial's shape and computes the rows' contents.
 func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
+	return buildPlan(t, opt, nil)
+}
+
+// buildPlan is newSavePlan, with the statistics given rather than computed
+// from t when given is not nil.
+func buildPlan(t *drg.Trial, opt SaveOptions, given *givenStatistics) (*savePlan, error) {
 	p := &savePlan{t: t, name: opt.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics), progress: opt.Progress,
-		app: opt.Application, exp: opt.Experiment}
+		app: opt.Application, exp: opt.Experiment, nDerived: len(derivedOrder)}
 	if p.name == "" {
 		p.name = t.Name
 	}
@@ -144,7 +171,12 @@ func newSavePlan(t *drg.Trial, opt SaveOptions) (*savePlan, error) {
 	p.planMetadata(opt)
 	p.planRegions()
 	p.planNodes()
-	p.planStatistics()
+	if given == nil {
+		p.planStatistics()
+	} else {
+		p.stats, p.main, p.sumSq = given.stats, given.main, given.sumSq
+		p.planDerivedMain()
+	}
 	p.countCallData()
 	p.planSnapshots()
 	p.countRest()
@@ -212,14 +244,9 @@ func (p *savePlan) planStatistics() {
 	t := p.t
 	p.stats = t.Statistics()
 	p.main = make([][]float64, p.nm)
-	p.derivedMn = make([][]float64, p.nm)
 	p.sumSq = make([][]float64, p.nm)
 	for m := range p.nm {
 		p.main[m] = t.MainInclusive(m)
-		p.derivedMn[m] = make([]float64, len(derivedOrder))
-		for k, d := range derivedOrder {
-			p.derivedMn[m][k] = drg.DerivedMain(p.main[m], d)
-		}
 		ss := make([]float64, p.nn)
 		ex := t.Col(drg.ColExclusive, m)
 		for n := range p.nn {
@@ -231,6 +258,19 @@ func (p *savePlan) planStatistics() {
 		}
 		p.sumSq[m] = ss
 	}
+	p.planDerivedMain()
+}
+
+// planDerivedMain computes, per metric, what the derived threads'
+// percentages are of, from the main inclusive values per thread.
+func (p *savePlan) planDerivedMain() {
+	p.derivedMn = make([][]float64, p.nm)
+	for m := range p.nm {
+		p.derivedMn[m] = make([]float64, len(derivedOrder))
+		for k, d := range derivedOrder {
+			p.derivedMn[m][k] = drg.DerivedMain(p.main[m], d)
+		}
+	}
 }
 
 // countCallData counts the timer_call_data rows of the stored nodes: a
@@ -241,8 +281,8 @@ func (p *savePlan) countCallData() {
 			continue
 		}
 		p.nCallData += p.t.RowLen(n)
-		if p.stats.Count[n] > 0 {
-			p.nCallData += len(derivedOrder)
+		if p.nDerived > 0 && p.stats.Count[n] > 0 {
+			p.nCallData += p.nDerived
 		}
 	}
 }
@@ -476,8 +516,19 @@ func (p *savePlan) trialID() int64             { return p.ids[serialTrial] }
 func (p *savePlan) threadID(th int) int64      { return p.ids[serialThread] + int64(th) }
 func (p *savePlan) derivedID(k int) int64      { return p.ids[serialThread] + int64(p.nt+k) }
 func (p *savePlan) metricID(m int) int64       { return p.ids[serialMetric] + int64(m) }
-func (p *savePlan) timerID(region int) int64   { return p.ids[serialTimer] + int64(p.regionPos[region]) }
-func (p *savePlan) callpathID(node int) int64  { return p.ids[serialCallpath] + int64(p.rowOf[node]) }
+func (p *savePlan) timerID(region int) int64 {
+	if p.timerIDs != nil {
+		return p.timerIDs[region]
+	}
+	return p.ids[serialTimer] + int64(p.regionPos[region])
+}
+
+func (p *savePlan) callpathID(node int) int64 {
+	if p.callpathIDs != nil {
+		return p.callpathIDs[node]
+	}
+	return p.ids[serialCallpath] + int64(p.rowOf[node])
+}
 func (p *savePlan) timeRangeID(snap int) int64 { return p.ids[serialTimeRange] + int64(snap) }
 func (p *savePlan) counterID(c int) int64      { return p.ids[serialCounter] + int64(c) }
 
@@ -722,7 +773,7 @@ func (c *cdCursor) advance() bool {
 			if sp := p.t.Sparse; sp != nil {
 				real = sp.Start[n+1] - sp.Start[n]
 			}
-			if !p.hasData[n] || c.j >= real+len(derivedOrder) {
+			if !p.hasData[n] || c.j >= real+p.nDerived {
 				c.i, c.j = c.i+1, 0
 				continue
 			}
@@ -734,7 +785,7 @@ func (c *cdCursor) advance() bool {
 				}
 			} else {
 				if p.stats.Count[n] == 0 {
-					c.j = real + len(derivedOrder)
+					c.j = real + p.nDerived
 					continue
 				}
 				c.cur = callData{kind: cdDerived, node: n, col: j - real}
@@ -872,9 +923,16 @@ func (p *savePlan) rangeRows() tableRows {
 	if p.keepRange && p.nCallData > 0 {
 		n = 1
 	}
-	first := p.ids[serialCallData]
+	first, last := p.ids[serialCallData], p.ids[serialCallData]+int64(p.nCallData)-1
+	if p.rangeIDs != nil {
+		first, last = p.rangeIDs[0], p.rangeIDs[1]
+		n = 0
+		if p.keepRange {
+			n = 1
+		}
+	}
 	return tableRows{callRangeTable, cols, n, gen(n, len(cols), func(_ int, r []any) {
-		r[0], r[1], r[2] = p.trialID(), first, first+int64(p.nCallData)-1
+		r[0], r[1], r[2] = p.trialID(), first, last
 	})}
 }
 

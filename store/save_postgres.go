@@ -68,6 +68,12 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	}
 	out := make([]SavedTrial, len(trials))
 	for i, pt := range trials {
+		if pt.Chunks != nil && pt.Trial == nil && pt.Read == nil {
+			if out[i], err = db.saveChunkedOn(ctx, conn, tx, pt, part, keptTables{keepRange, keepBig, keepLong}); err != nil {
+				return nil, unwrapRead(err, pt.Options.Name)
+			}
+			continue
+		}
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
 			p.keepRange, p.keepLong = keepRange, keepLong
@@ -86,6 +92,20 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 		return nil, fmt.Errorf("save trial %q: commit: %w", out[len(out)-1].Name, err)
 	}
 	return out, nil
+}
+
+// saveChunkedOn saves pt.Chunks in the partitioned layout (part), or fails
+// with ErrChunksNeedPartitions. On failure it closes the connection: a
+// failed reservation of ids may hold the session lock.
+func (db *DB) saveChunkedOn(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, pt PendingTrial, part bool, keep keptTables) (SavedTrial, error) {
+	if !part {
+		return SavedTrial{}, ErrChunksNeedPartitions
+	}
+	saved, err := db.saveChunked(ctx, tx.Conn().PgConn(), tx, pt, keep)
+	if err != nil {
+		conn.Conn().Close(context.Background()) //nolint:errcheck // closing a failed connection
+	}
+	return saved, err
 }
 
 // copyPostgres reserves the plan's ids and writes its tables with COPY; in

@@ -20,6 +20,11 @@ const (
 // taken as max(id)+1 cannot be taken by another writer, and the names
 // checked cannot be taken meanwhile.
 func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTrial, error) {
+	for _, pt := range trials {
+		if pt.Chunks != nil && pt.Trial == nil && pt.Read == nil {
+			return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), ErrChunksNeedPartitions)
+		}
+	}
 	tx, err := db.sqlDB.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(fmt.Errorf("begin a transaction: %w", err)))

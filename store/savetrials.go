@@ -35,6 +35,12 @@ type PendingTrial struct {
 	// any trial of the call is written. With NameReuse and a name given in
 	// Options.Name that is taken already, Read is not called.
 	Read func() (*drg.Trial, error)
+	// Chunks, when Trial and Read are nil, reads the trial a run of threads
+	// at a time, and each chunk is written as it is read: memory holds two
+	// chunks, not the trial (see chunkedSave). Only the partitioned
+	// PostgreSQL layout takes it (Layout); elsewhere the save fails with
+	// ErrChunksNeedPartitions before anything is read.
+	Chunks TrialChunks
 	// Options name and file the trial, as for SaveTrial.
 	Options SaveOptions
 }
@@ -61,7 +67,7 @@ type SavedTrial struct {
 // and then sees its trial, so that one name never gets two trials.
 func (db *DB) SaveTrials(ctx context.Context, trials []PendingTrial) ([]SavedTrial, error) {
 	for i, pt := range trials {
-		if pt.Trial == nil && pt.Read == nil {
+		if pt.Trial == nil && pt.Read == nil && pt.Chunks == nil {
 			return nil, fmt.Errorf("save trials: trial %d: nil trial", i+1)
 		}
 	}

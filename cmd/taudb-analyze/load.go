@@ -87,6 +87,7 @@ type loadFlags struct {
 	name, application, experiment, format string
 	nameBy                                string
 	allowDuplicate, reuse, spawn          bool
+	chunkThreads                          int
 }
 
 func (lf *loadFlags) register(cmd *cobra.Command) {
@@ -99,6 +100,8 @@ func (lf *loadFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&lf.reuse, "reuse", false, "keep a stored trial of the same name instead of loading that PATH (what is loaded already is skipped)")
 	f.StringVar(&lf.nameBy, "name-by", "path", `with -n and several PATHs: "path" numbers NAME-1, NAME-2, ... in the paths' natural order; "p" names NAME-pP by each trial's number of processes`)
 	f.BoolVar(&lf.spawn, "spawn", false, "also load each PATH's spawn-N folders (MPI_Comm_spawn children) as trials NAME-spawn-N")
+	f.IntVar(&lf.chunkThreads, "chunk-threads", 0, "a folder of TAU profiles into the partitioned PostgreSQL layout is read and saved N threads at a time, "+
+		"so memory holds two chunks rather than the trial; 0: as many threads as fit in 512 MiB; -1: read it whole")
 }
 
 // runLoad checks load's flags, names the trials of the PATHs args, and
@@ -148,7 +151,8 @@ func (a *app) runLoad(cmd *cobra.Command, args []string, lf loadFlags) error {
 	case lf.reuse:
 		rule = store.NameReuse
 	}
-	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, store.SaveOptions{Application: lf.application, Experiment: lf.experiment}, rename)
+	base := store.SaveOptions{Application: lf.application, Experiment: lf.experiment}
+	out, err := a.loadAll(ctx, db, args, names, lf.format, rule, base, rename, lf.chunkThreads)
 	if err != nil {
 		return err
 	}
@@ -228,10 +232,11 @@ func refuseDuplicate(cmd *cobra.Command, db *store.DB, name string) error {
 // loadAll reads and saves the trials of paths (named names[i], or by their
 // reader when "") in one transaction (store.SaveTrials), one trial in memory
 // at a time, and returns what it loaded or reused.
-func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions, rename func(*drg.Trial) error) ([]loaded, error) {
+func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, format string, rule store.NameRule, base store.SaveOptions, rename func(*drg.Trial) error, chunk int) ([]loaded, error) {
 	out := make([]loaded, len(paths))
 	pending := make([]store.PendingTrial, len(paths))
 	var reading time.Duration // spent in the readers, within SaveTrials
+	var chunks []*loadChunks  // their reading overlaps the saving
 	bar := a.progress(len(paths), "loading")
 	defer bar.done()
 	for i, path := range paths {
@@ -240,6 +245,17 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 		report, _ := a.saveProgress(bar, path)
 		opt.Progress = report
 		out[i] = loaded{Path: path, Name: names[i], Application: base.Application, Experiment: base.Experiment}
+		if rename == nil {
+			c, err := a.chunked(ctx, db, path, format, chunk, &out[i])
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				chunks = append(chunks, c)
+				pending[i] = store.PendingTrial{Options: opt, Chunks: c}
+				continue
+			}
+		}
 		pending[i] = store.PendingTrial{Options: opt, Read: func() (*drg.Trial, error) {
 			bar.step("loading " + path)
 			start := time.Now()
@@ -278,6 +294,10 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 		return nil, err
 	}
 	saving := (time.Since(start) - reading).Round(time.Millisecond)
+	for _, c := range chunks {
+		a.detail("read %s a chunk at a time in %v, overlapped with saving", c.path, c.reading.Round(time.Millisecond))
+		saving = (time.Since(start) - reading).Round(time.Millisecond)
+	}
 	if len(paths) == 1 {
 		a.detail("saved it in %v", saving)
 	} else {
