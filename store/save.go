@@ -512,10 +512,10 @@ func (p *savePlan) count(s int) int {
 	return 0
 }
 
-func (p *savePlan) trialID() int64             { return p.ids[serialTrial] }
-func (p *savePlan) threadID(th int) int64      { return p.ids[serialThread] + int64(th) }
-func (p *savePlan) derivedID(k int) int64      { return p.ids[serialThread] + int64(p.nt+k) }
-func (p *savePlan) metricID(m int) int64       { return p.ids[serialMetric] + int64(m) }
+func (p *savePlan) trialID() int64        { return p.ids[serialTrial] }
+func (p *savePlan) threadID(th int) int64 { return p.ids[serialThread] + int64(th) }
+func (p *savePlan) derivedID(k int) int64 { return p.ids[serialThread] + int64(p.nt+k) }
+func (p *savePlan) metricID(m int) int64  { return p.ids[serialMetric] + int64(m) }
 func (p *savePlan) timerID(region int) int64 {
 	if p.timerIDs != nil {
 		return p.timerIDs[region]
