@@ -296,13 +296,19 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 	saving := (time.Since(start) - reading).Round(time.Millisecond)
 	for _, c := range chunks {
 		a.detail("read %s a chunk at a time in %v, overlapped with saving", c.path, c.reading.Round(time.Millisecond))
-		saving = (time.Since(start) - reading).Round(time.Millisecond)
 	}
 	if len(paths) == 1 {
 		a.detail("saved it in %v", saving)
 	} else {
 		a.detail("saved the %d trials in %v (one transaction)", len(paths), saving)
 	}
+	a.printSaved(bar, out, saved)
+	return out, nil
+}
+
+// printSaved fills out with what SaveTrials did and says it, one line a
+// trial.
+func (a *app) printSaved(bar *progress, out []loaded, saved []store.SavedTrial) {
 	for i, s := range saved {
 		l := &out[i]
 		l.ID, l.Name, l.Reused = s.ID, s.Name, s.Reused
@@ -317,7 +323,6 @@ func (a *app) loadAll(ctx context.Context, db *store.DB, paths, names []string, 
 			bar.println(a.errOut, fmt.Sprintf("loaded %s as trial %d %q: %d threads, %d metrics, %d call-graph nodes, %d user events", l.Path, s.ID, l.Name, l.Threads, l.Metrics, l.Nodes, l.Counters))
 		}
 	}
-	return out, nil
 }
 
 // naturalCompare orders paths as a person counts: runs of digits compare
