@@ -201,6 +201,8 @@ func (l *loader) readBigCounts(ctx context.Context) (exactCounts, error) {
 			// a node LoadTrialPart does not read
 		case snap == 1:
 			ex.snapshot[cd] = [2]float64{float64(calls), float64(subs)}
+		case l.paged:
+			// the pages hold the exact counts
 		default:
 			l.b.AddCalls(n, col, float64(calls-c32), float64(subs-s32))
 		}

@@ -109,8 +109,15 @@ const (
 SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`
 	pinCountPlan = `SET LOCAL enable_mergejoin = off; SET LOCAL enable_nestloop = off;
 SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off`
-	unpinPlan = `SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT;
-SET LOCAL enable_nestloop TO DEFAULT; SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_sort TO DEFAULT`
+	// pinPagePlan reads a trial's pages as a range of the primary key, in
+	// its order: without statistics (right after a load) the planner
+	// otherwise picks a bitmap scan and sorts the gigabytes of pages of a
+	// large trial (24 s instead of 11 s for 6.2 GB), and compiles the query
+	// (JIT).
+	pinPagePlan = `SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL jit = off`
+	unpinPlan   = `SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT;
+SET LOCAL enable_nestloop TO DEFAULT; SET LOCAL enable_seqscan TO DEFAULT; SET LOCAL enable_sort TO DEFAULT;
+SET LOCAL enable_bitmapscan TO DEFAULT; SET LOCAL jit TO DEFAULT`
 )
 
 // withPlan runs fn with the planner settings pin (pinRangePlan or

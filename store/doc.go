@@ -210,6 +210,21 @@
 // per table in one read-only transaction; the derived threads' rows are not
 // read (drg computes the statistics).
 //
+// A trial SaveTrial wrote also has its real threads' values in
+// taudb-analyze's table trial_value_page, written in the same transaction:
+// per block of threads, the nodes and which cells hold values, then the
+// calls, subroutines and each metric's inclusive and exclusive values,
+// column by column as little-endian float64, in rows of at most 8,000
+// bytes (stored inline, not TOASTed). LoadTrial reads those instead of
+// one timer_call_data and one timer_value row per value: a sequential
+// read of a range of the table's primary key, whole rows of a node added
+// at once (drg.Builder.AddRow). The pages must cover every thread and
+// decode to the trial's nodes, or the load fails naming the table; pages
+// that hold fewer metrics than the trial (a metric added later by
+// SaveMetric, or by ParaProf) are left aside and the trial is read from
+// its rows, as is a trial without pages (TAU's loader wrote it, or an
+// older taudb-analyze) or a part of a trial (LoadTrialPart).
+//
 // The trial's timer_call_data and timer_value rows, nearly all of its rows,
 // are read within the range of timer_call_data ids that holds them: the
 // block SaveTrial reserved, which it records in taudb-analyze's table

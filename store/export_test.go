@@ -44,3 +44,15 @@ const ImageTable = imageTable
 // SetPlainInit makes Init of db create the plain layout on PostgreSQL, as
 // Init did before the partitioned layout, for tests of such databases.
 func (db *DB) SetPlainInit() { db.plainInit = true }
+
+// SetPageBlockThreads sets the threads of a block of pages SaveTrial
+// writes and returns a function restoring it (tests that call it do not
+// run in parallel).
+func SetPageBlockThreads(n int) (restore func()) {
+	old := pageBlockThreads
+	pageBlockThreads = n
+	return func() { pageBlockThreads = old }
+}
+
+// PageTable is the table of the trials' pages.
+const PageTable = pageTable

@@ -123,10 +123,10 @@ func TestInitAddsOwnTablesToATAUdbSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Created || !slices.Equal(res.AddedTables, []string{"analysis_result_value", "timer_callpath_name", "analysis_settings_parameter", "analysis_settings_trial", "analysis_result_column", "trial_call_data_range", "timer_call_data_count", "counter_value_count", "trial_long_name", "watch_interval", "watch_anomaly"}) {
+		if res.Created || !slices.Equal(res.AddedTables, []string{"analysis_result_value", "timer_callpath_name", "analysis_settings_parameter", "analysis_settings_trial", "analysis_result_column", "trial_call_data_range", "trial_value_page", "timer_call_data_count", "counter_value_count", "trial_long_name", "watch_interval", "watch_anomaly"}) {
 			t.Errorf("Init = %+v, want found and our tables added", res)
 		}
-		if got, want := res.String(), "found TAUdb schema version 2; added the taudb-analyze table(s) analysis_result_value, timer_callpath_name, analysis_settings_parameter, analysis_settings_trial, analysis_result_column, trial_call_data_range, timer_call_data_count, counter_value_count, trial_long_name, watch_interval, watch_anomaly"; got != want {
+		if got, want := res.String(), "found TAUdb schema version 2; added the taudb-analyze table(s) analysis_result_value, timer_callpath_name, analysis_settings_parameter, analysis_settings_trial, analysis_result_column, trial_call_data_range, trial_value_page, timer_call_data_count, counter_value_count, trial_long_name, watch_interval, watch_anomaly"; got != want {
 			t.Errorf("Init says %q, want %q", got, want)
 		}
 		cat, err := db.Catalog(ctx)

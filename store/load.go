@@ -154,6 +154,9 @@ type loader struct {
 	calls   callRange // the trial's timer_call_data ids
 	exact   exactCounts
 	d       Dialect
+	// paged is set when the values came from the trial's pages
+	// (readPages), which hold exact counts.
+	paged bool
 	// only, when not nil, holds the timer_callpath ids whose values are
 	// read (LoadTrialPart).
 	only map[int64]bool
@@ -406,6 +409,13 @@ func (l *loader) readNodes(ctx context.Context) error {
 // readValues reads the real threads' records of the trial's profile: the
 // rows of its id range whose thread is one of the trial's real threads.
 func (l *loader) readValues(ctx context.Context) error {
+	if l.only == nil {
+		done, err := l.readPages(ctx)
+		if err != nil || done {
+			l.paged = done
+			return err
+		}
+	}
 	var cp, th, metric int64
 	var calls, subrs, incl, excl float64
 	row := func(scan func(...any) error) error {

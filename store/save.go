@@ -100,6 +100,7 @@ type savePlan struct {
 	nCallData   int              // timer_call_data rows
 	keepRange   bool             // the database has trial_call_data_range
 	keepLong    bool             // the database has trial_long_name
+	keepPages   bool             // the database has trial_value_page
 	app, exp    string           // SaveOptions.Application, .Experiment: the load views
 	bigCalls    []bigCall        // timer_call_data rows with counts beyond an INT
 	bigCounters []bigCounter     // counter_value rows with counts beyond an INT
@@ -574,6 +575,7 @@ func (p *savePlan) tables() []tableRows {
 		p.valueRows(),
 		p.bigCallRows(),
 		p.rangeRows(),
+		p.pageRows(0),
 		p.longNameRows(),
 		p.counterRows(),
 		p.counterValueRows(),

@@ -43,6 +43,7 @@ var ErrChunksNeedPartitions = errors.New("saving a trial a chunk of threads at a
 // as partitions. All of it is one transaction.
 type chunkedSave struct {
 	opt       SaveOptions
+	keep      keptTables
 	threads   []drg.ThreadID
 	skel      *drg.Trial // regions, nodes, threads, counters; no values
 	regionOf  map[string]int
@@ -105,7 +106,11 @@ func (db *DB) saveChunked(ctx context.Context, conn *pgconn.PgConn, tx pgx.Tx, p
 		}
 	}
 	cs := newChunkedSave(pt.Chunks.Threads(), first, opt)
+	cs.keep = keep
 	if err := cs.reserveTrial(ctx, tx); err != nil {
+		return SavedTrial{}, err
+	}
+	if err := cs.writeTrial(ctx, tx); err != nil {
 		return SavedTrial{}, err
 	}
 	if err := cs.readAll(ctx, conn, tx, first, pt.Chunks); err != nil {
@@ -117,8 +122,24 @@ func (db *DB) saveChunked(ctx context.Context, conn *pgconn.PgConn, tx pgx.Tx, p
 	return SavedTrial{ID: cs.ids[serialTrial], Name: opt.Name}, nil
 }
 
-// keptTables says which of taudb-analyze's own tables the database has.
-type keptTables struct{ rangeTable, bigTables, longNames bool }
+// keptTables says which of taudb-analyze's own tables the database has
+// (an earlier "db init", or TAU's schema file, made it without them).
+type keptTables struct{ rangeTable, bigTables, longNames, pages bool }
+
+// keptTablesOf looks the tables up.
+func keptTablesOf(ctx context.Context, r runner, d Dialect) (keptTables, error) {
+	var k keptTables
+	var err error
+	for _, t := range []struct {
+		name string
+		have *bool
+	}{{callRangeTable, &k.rangeTable}, {bigCallTable, &k.bigTables}, {longNameTable, &k.longNames}, {pageTable, &k.pages}} {
+		if *t.have, err = hasTable(ctx, r, d, t.name); err != nil {
+			return k, err
+		}
+	}
+	return k, nil
+}
 
 // newChunkedSave starts the save of the trial of threads whose first chunk
 // is first.
@@ -150,6 +171,13 @@ func (cs *chunkedSave) reserveTrial(ctx context.Context, tx pgx.Tx) error {
 		cs.ids[s] = first
 	}
 	return nil
+}
+
+// writeTrial writes the trial's row, which the chunks' pages refer to.
+func (cs *chunkedSave) writeTrial(ctx context.Context, tx pgx.Tx) error {
+	p := &savePlan{t: cs.skel, name: cs.opt.Name, ids: cs.ids}
+	beforeTable(ctx, "trial")
+	return copyRows(ctx, tx, p.trialRows())
 }
 
 // readAll saves first and every chunk after it, reading the next chunk
@@ -191,7 +219,7 @@ func (cs *chunkedSave) addChunk(ctx context.Context, conn *pgconn.PgConn, tx pgx
 		return err
 	}
 	t.Name = cs.opt.Name
-	p, err := newChunkPlan(t)
+	p, err := newChunkPlan(t, cs.keep)
 	if err != nil {
 		return err
 	}
@@ -199,7 +227,7 @@ func (cs *chunkedSave) addChunk(ctx context.Context, conn *pgconn.PgConn, tx pgx
 	if err := cs.reserveChunk(ctx, tx, p, regions, nodes); err != nil {
 		return err
 	}
-	if err := cs.stageChunk(ctx, conn, pgxRunner{tx}, p, k); err != nil {
+	if err := cs.stageChunk(ctx, conn, tx, p, k); err != nil {
 		return err
 	}
 	cs.gather(t, p, nodes)
@@ -231,8 +259,8 @@ func (cs *chunkedSave) checkChunk(t *drg.Trial) error {
 
 // newChunkPlan plans the rows of one chunk: its real threads'
 // timer_call_data and timer_value rows, without derived threads.
-func newChunkPlan(t *drg.Trial) (*savePlan, error) {
-	p := &savePlan{t: t, name: t.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics)}
+func newChunkPlan(t *drg.Trial, keep keptTables) (*savePlan, error) {
+	p := &savePlan{t: t, name: t.Name, nt: len(t.Threads), nn: len(t.Nodes), nm: len(t.Metrics), keepPages: keep.pages}
 	if err := p.checkTrial(); err != nil {
 		return nil, err
 	}
@@ -343,7 +371,14 @@ func (cs *chunkedSave) reserveChunk(ctx context.Context, tx pgx.Tx, p *savePlan,
 
 // stageChunk writes chunk k's timer_call_data and timer_value rows into
 // tables of their own (attached in finish) and keeps its exact counts.
-func (cs *chunkedSave) stageChunk(ctx context.Context, conn *pgconn.PgConn, r runner, p *savePlan, k int) error {
+func (cs *chunkedSave) stageChunk(ctx context.Context, conn *pgconn.PgConn, tx pgx.Tx, p *savePlan, k int) error {
+	r := pgxRunner{tx}
+	if pr := p.pageRows(cs.done); pr.rows > 0 {
+		beforeTable(ctx, pageTable)
+		if err := copyRows(ctx, tx, pr); err != nil {
+			return err
+		}
+	}
 	if p.nCallData == 0 {
 		return nil
 	}
@@ -512,8 +547,8 @@ func (cs *chunkedSave) finish(ctx context.Context, conn *pgconn.PgConn, tx pgx.T
 			}
 			attached = true
 		}
-		if tr.rows == 0 {
-			continue
+		if tr.rows == 0 || tr.table == "trial" {
+			continue // the trial's row went first (writeTrial)
 		}
 		beforeTable(ctx, tr.table)
 		if b, ok := p.partitionBlock(tr.table); ok {

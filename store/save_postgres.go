@@ -42,14 +42,7 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 	r := pgxRunner{tx}
-	keepRange, err := hasTable(ctx, r, Postgres, callRangeTable)
-	var keepBig, keepLong bool
-	if err == nil {
-		keepBig, err = hasTable(ctx, r, Postgres, bigCallTable)
-	}
-	if err == nil {
-		keepLong, err = hasTable(ctx, r, Postgres, longNameTable)
-	}
+	keep, err := keptTablesOf(ctx, r, Postgres)
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), err)
 	}
@@ -69,15 +62,15 @@ func (db *DB) savePostgres(ctx context.Context, trials []PendingTrial) ([]SavedT
 	out := make([]SavedTrial, len(trials))
 	for i, pt := range trials {
 		if pt.Chunks != nil && pt.Trial == nil && pt.Read == nil {
-			if out[i], err = db.saveChunkedOn(ctx, conn, tx, pt, part, keptTables{keepRange, keepBig, keepLong}); err != nil {
+			if out[i], err = db.saveChunkedOn(ctx, conn, tx, pt, part, keep); err != nil {
 				return nil, unwrapRead(err, pt.Options.Name)
 			}
 			continue
 		}
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
-			p.keepRange, p.keepLong = keepRange, keepLong
-			err = p.checkBigTables(keepBig)
+			p.keepRange, p.keepLong, p.keepPages = keep.rangeTable, keep.longNames, keep.pages
+			err = p.checkBigTables(keep.bigTables)
 		}
 		if err == nil && p != nil {
 			err = copyPostgres(ctx, conn, tx, p, part)

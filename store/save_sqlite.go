@@ -31,14 +31,7 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	r := sqlRunner{tx}
-	keepRange, err := hasTable(ctx, r, SQLite, callRangeTable)
-	var keepBig, keepLong bool
-	if err == nil {
-		keepBig, err = hasTable(ctx, r, SQLite, bigCallTable)
-	}
-	if err == nil {
-		keepLong, err = hasTable(ctx, r, SQLite, longNameTable)
-	}
+	keep, err := keptTablesOf(ctx, r, SQLite)
 	if err != nil {
 		return nil, fmt.Errorf("save trial%s: %w", quotedName(trials), db.busy(err))
 	}
@@ -46,8 +39,8 @@ func (db *DB) saveSQLite(ctx context.Context, trials []PendingTrial) ([]SavedTri
 	for i, pt := range trials {
 		p, saved, name, err := db.prepareSave(ctx, r, pt)
 		if err == nil && p != nil {
-			p.keepRange, p.keepLong = keepRange, keepLong
-			err = p.checkBigTables(keepBig)
+			p.keepRange, p.keepLong, p.keepPages = keep.rangeTable, keep.longNames, keep.pages
+			err = p.checkBigTables(keep.bigTables)
 		}
 		if err == nil && p != nil {
 			err = insertPlanSQLite(ctx, tx, p)

@@ -86,6 +86,7 @@ var ownTables = []string{
 	"analysis_settings_trial",
 	"analysis_result_column",
 	"trial_call_data_range",
+	pageTable,
 	"timer_call_data_count",
 	"counter_value_count",
 	longNameTable,

@@ -48,6 +48,7 @@ var ourColumns = map[string][]string{
 	"timer_call_data_count":       {"timer_call_data", "calls", "subroutines"},
 	"counter_value_count":         {"counter", "thread", "sample_count"},
 	"trial_long_name":             {"trial", "short_name", "full_name"},
+	"trial_value_page":            {"trial", "first_thread", "threads", "stream", "page", "data"},
 	"watch_interval": {"run", "trial", "interval_index", "time_start", "time_end", "ranks", "missing", "region", "ranks_present",
 		"calls", "total", "mean", "minimum", "maximum", "stddev", "min_rank", "max_rank"},
 	"watch_anomaly": {"run", "trial", "interval_index", "position", "kind", "rank", "region", "value", "expected", "message"},

@@ -48,8 +48,8 @@ VALUES ($1, 'cluster averages', 3, 3, '\x010203', '\x010203', 3)`, settings); er
 	if _, err := db.CheckSchema(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if missing, err := db.MissingOwnTables(ctx); err != nil || len(missing) != 11 {
-		t.Fatalf("own tables missing: %v, %v; want all 11", missing, err)
+	if missing, err := db.MissingOwnTables(ctx); err != nil || len(missing) != 12 {
+		t.Fatalf("own tables missing: %v, %v; want all 12", missing, err)
 	}
 	infos, err := db.Trials(ctx)
 	if err != nil || len(infos) != 2 || infos[0].Name != "tau-np3" || infos[0].Threads != 3 || infos[0].Application != "app" || infos[1].Threads != 1 {

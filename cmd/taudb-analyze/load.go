@@ -63,6 +63,12 @@ started together store one trial: the other fails, or with --reuse gets it.
 All the PATHs of one load are saved in one transaction: if any fails to
 read or save, none is stored, and the load can simply be run again.
 
+A folder of TAU profiles too big for one pass (more threads than fit in 512
+MiB of values, or than --chunk-threads N) is read and saved a chunk of
+threads at a time when the database is a PostgreSQL one in the partitioned
+layout that db init makes (docs/partitions.md): memory holds two chunks, not
+the trial. Elsewhere it is read whole.
+
 It prints the id of each new trial, one a line (with --format json, one
 JSON array describing them). An embedded database without schema gets one.`,
 		Example: `  taudb-analyze load -n mpi-4 -a demo -x scaling testdata/generated/mpi/p4

@@ -97,6 +97,32 @@ CREATE TABLE IF NOT EXISTS trial_call_data_range (
         ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+/* A copy of each trial's real threads' values, column by column, in pages
+   of at most 8000 bytes, for reading a large trial back at the speed of a
+   sequential read (store/valuepages.go): one TAUdb row per value costs the
+   server and the client per row. Threads come in blocks [first_thread,
+   first_thread + threads) of the trial's thread order; per block, stream 0
+   is the layout (the nodes' timer_callpath ids and which (node, thread)
+   cells hold values) and streams 1, 2, 3+2m, 4+2m are the calls,
+   subroutines, inclusive and exclusive values of the m-th metric (id
+   order), little-endian float64 of the cells that hold values. store.SaveTrial
+   writes them in the trial's transaction; store.LoadTrial reads them
+   instead of timer_call_data and timer_value when they cover every thread.
+   TAU's tools neither read nor need them; deleting the trial deletes them. */
+CREATE TABLE IF NOT EXISTS trial_value_page (
+    trial               INTEGER          NOT NULL,
+    first_thread        INTEGER          NOT NULL,
+    threads             INTEGER          NOT NULL,
+    stream              INTEGER          NOT NULL,
+    page                INTEGER          NOT NULL,
+    data                BYTEA            NOT NULL,
+    PRIMARY KEY (trial, first_thread, stream, page),
+    FOREIGN KEY (trial) REFERENCES trial(id)
+        ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+ALTER TABLE trial_value_page ALTER COLUMN data SET STORAGE PLAIN;
+
 /* Counts beyond TAUdb's 32-bit INT columns, kept exactly. TAUdb stores a
    record's calls and subroutines (timer_call_data) and a user event's
    sample count (counter_value) as INT; a hot leaf called 3,000,000,000
