@@ -159,23 +159,11 @@ func shortMethod(m string) string {
 //   - "dendrogram" (hierarchical): step, a, b, height, size (see Merge).
 //   - "quality": k, mean_silhouette, within_ss (W_k), noise.
 func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
-	cfg, err := parseConfig(opt)
+	pr, err := prepare(trials, opt)
 	if err != nil {
 		return nil, err
 	}
-	fs, err := Features(trials, opt.FeatureOptions)
-	if err != nil {
-		return nil, err
-	}
-	res := newResult(trials, fs, opt, cfg)
-	norm, err := Normalize(fs.Data, cfg.normName)
-	if err != nil {
-		return nil, err
-	}
-	work, err := reduce(res, fs, norm, opt, cfg)
-	if err != nil {
-		return nil, err
-	}
+	cfg, fs, res, norm, work := pr.cfg, pr.fs, pr.res, pr.norm, pr.work
 	rng := NewRand(opt.Seed)
 	n := work.N
 	// One silhouette sample for every k and the result, so that the k
@@ -193,6 +181,44 @@ func Cluster(trials []*drg.Trial, opt Options) (*analysis.Result, error) {
 	}
 	addTables(res, fs, norm, work, labels, sil, meanSil)
 	return res, res.Validate()
+}
+
+// prepared is what Cluster clusters: the parsed options, the features,
+// the result begun with the parameters and the reduction's findings, and
+// the normalized and the reduced (clustered) vectors.
+type prepared struct {
+	cfg        config
+	fs         *FeatureSet
+	res        *analysis.Result
+	norm, work Matrix
+}
+
+// prepare builds the vectors Cluster clusters.
+func prepare(trials []*drg.Trial, opt Options) (prepared, error) {
+	var pr prepared
+	var err error
+	if pr.cfg, err = parseConfig(opt); err != nil {
+		return pr, err
+	}
+	if pr.fs, err = Features(trials, opt.FeatureOptions); err != nil {
+		return pr, err
+	}
+	pr.res = newResult(trials, pr.fs, opt, pr.cfg)
+	if pr.norm, err = Normalize(pr.fs.Data, pr.cfg.normName); err != nil {
+		return pr, err
+	}
+	pr.work, err = reduce(pr.res, pr.fs, pr.norm, opt, pr.cfg)
+	return pr, err
+}
+
+// Vectors returns the vectors Cluster clusters for these trials and
+// options, one row per thread: the features, normalized and reduced as
+// the options say. The within-cluster sum of squares of the "quality"
+// table is over these rows; a benchmark compares it with KMeans run on
+// them.
+func Vectors(trials []*drg.Trial, opt Options) (Matrix, error) {
+	pr, err := prepare(trials, opt)
+	return pr.work, err
 }
 
 // config holds the options of Cluster, parsed and with the defaults

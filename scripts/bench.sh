@@ -6,7 +6,7 @@
 # HPCToolkit files the TAU profile reader timed alternately with them),
 # with the ratio. See scripts/benchtool.
 #
-#   bash scripts/bench.sh [quick|full] [-out FILE]   # default quick
+#   bash scripts/bench.sh [quick|full|huge] [-out FILE]   # default quick
 #
 # quick: about 5 minutes on the 2-core development machine (profile folder
 #        1,024 threads × 500 regions, other formats' inputs of about 33 MB,
@@ -17,6 +17,9 @@
 #        × 2, analyses on 1k, 8k and 64k threads, CLI end to end 65,536 ×
 #        1,000 × 2); about 15 GB of temporary files and a PostgreSQL that can
 #        hold some 200 million rows for a while.
+# huge:  the end to end alone at the issue's 131,072 × 1,000 × 2, its
+#        reference at 65,536 threads, with cluster's automatic k checked
+#        against full Lloyd's: about an hour, 70 GB of disk at the peak.
 # Generated data lives in a temporary folder and private PostgreSQL
 # databases, all removed at the end. The table is also written to -out
 # (default bench-MODE.md in the current folder).

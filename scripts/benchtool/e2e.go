@@ -17,6 +17,12 @@ const TargetPeakMB = 4000
 // run, so that each step's growth is known.
 const e2eSmallFactor = 4
 
+// clusterStep is the end-to-end step that clusters the trial's threads with
+// k chosen automatically; its peak memory (the trial and its thread ×
+// region matrices) is left out of the all-steps peak, whose target was set
+// for the other steps.
+const clusterStep = "cluster (automatic k)"
+
 // e2eStep is one command of the end-to-end run.
 type e2eStep struct {
 	name string
@@ -34,12 +40,16 @@ type e2eStep struct {
 func (b *bench) endToEnd(ctx context.Context) error {
 	big := b.mode.EndToEnd
 	small := big
-	small.Threads = max(1, big.Threads/e2eSmallFactor)
-	smallRun, err := b.runEndToEnd(ctx, small, "e2e-small")
+	factor := b.mode.E2EFactor
+	if factor == 0 {
+		factor = e2eSmallFactor
+	}
+	small.Threads = max(1, big.Threads/factor)
+	smallRun, err := b.runEndToEnd(ctx, small, "e2e-small", false)
 	if err != nil {
 		return fmt.Errorf("end to end at %s: %w", small, err)
 	}
-	bigRun, err := b.runEndToEnd(ctx, big, "e2e")
+	bigRun, err := b.runEndToEnd(ctx, big, "e2e", true)
 	if err != nil {
 		return fmt.Errorf("end to end at %s: %w", big, err)
 	}
@@ -49,8 +59,12 @@ func (b *bench) endToEnd(ctx context.Context) error {
 	var peakStep string
 	for i, m := range bigRun {
 		s := smallRun[i]
-		if m.PeakMB > peak {
+		if m.PeakMB > peak && m.step != clusterStep {
 			peak, peakStep = m.PeakMB, m.step
+		}
+		if m.step == "load" {
+			b.add(Row{Step: 6, Figure: "CLI load peak RSS, " + big.String(), Value: m.PeakMB, Unit: "MB",
+				Ref: TargetPeakMB, RefUnit: "MB", RefWhat: "the issue's target", Notes: "ratio ≤ 1 meets the target"})
 		}
 		if m.step == "db init" {
 			continue
@@ -61,7 +75,7 @@ func (b *bench) endToEnd(ctx context.Context) error {
 			Notes: fmt.Sprintf("%.2f s, peak %s MB (at %d threads: %.2f s, %s MB); %s", m.Wall.Seconds(), Num(m.PeakMB),
 				small.Threads, s.Wall.Seconds(), Num(s.PeakMB), GrowthNote(g))})
 	}
-	b.add(Row{Step: 6, Figure: "CLI peak RSS of all steps (" + peakStep + "), " + big.String(), Value: peak, Unit: "MB",
+	b.add(Row{Step: 6, Figure: "CLI peak RSS of all steps but cluster (" + peakStep + "), " + big.String(), Value: peak, Unit: "MB",
 		Ref: TargetPeakMB, RefUnit: "MB", RefWhat: "the issue's target", Notes: "ratio ≤ 1 meets the target"})
 	return nil
 }
@@ -74,7 +88,8 @@ type stepRun struct {
 
 // runEndToEnd runs the CLI steps on a trial of size s in a private
 // database, which it drops at the end, and removes the generated files.
-func (b *bench) runEndToEnd(ctx context.Context, s Size, name string) (out []stepRun, err error) {
+// With check, it also adds the row of clusterObjective before the drop.
+func (b *bench) runEndToEnd(ctx context.Context, s Size, name string, check bool) (out []stepRun, err error) {
 	pg, err := createDatabase(ctx, b.pgAdmin)
 	if err != nil {
 		return nil, err
@@ -97,13 +112,24 @@ func (b *bench) runEndToEnd(ctx context.Context, s Size, name string) (out []ste
 		{"imbalance", append(db, "imbalance", "--trial", "e2e")},
 		{"regions", append(db, "regions", "--trial", "e2e")},
 		{"report", append(db, "report", "--out", filepath.Join(dir, "report"), "--trial", "e2e", "--analyses", "imbalance,summary")},
+		{clusterStep, append(db, "--format", "json", "cluster", "--trial", "e2e", "--no-save")},
 	}
 	for _, st := range steps {
-		m, err := Run(ctx, false, b.cli, st.args...)
+		m, err := Run(ctx, st.name == clusterStep, b.cli, st.args...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", st.name, err)
 		}
 		out = append(out, stepRun{st.name, m})
+		if st.name == "load" {
+			os.RemoveAll(dir) // the files are in the database: free their disk for its indexes
+		}
+	}
+	if check {
+		row, err := clusterObjective(ctx, pg.url, "e2e", out[len(out)-1].Stdout, s.Threads)
+		if err != nil {
+			return nil, fmt.Errorf("cluster objective: %w", err)
+		}
+		b.add(row)
 	}
 	return out, nil
 }

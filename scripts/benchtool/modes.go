@@ -23,6 +23,9 @@ type Mode struct {
 	AnalysisRegions int
 	// EndToEnd is the trial of the CLI run (depth 1).
 	EndToEnd Size
+	// E2EFactor divides EndToEnd's threads for the end-to-end reference
+	// run (0: e2eSmallFactor).
+	E2EFactor int
 	// Foreign is the size of the generated inputs of the readers of other
 	// profilers' formats (row 1).
 	Foreign Foreign
@@ -40,13 +43,18 @@ var Modes = map[string]Mode{
 		Analyses: []int{1024, 4096, 16384}, AnalysisRegions: 100, EndToEnd: Size{4096, 1000, 2}, ResultRegions: 1000, Foreign: Foreign{1000, 2048}},
 	"full": {Name: "full", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2}, Ingest2: Size{4096, 300, 2},
 		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{65536, 1000, 2}, ResultRegions: 1000, Foreign: Foreign{1000, 16384}},
+	// huge is full with the end to end at the 131,072 threads,
+	// its reference at 65,536: run it with -only "end to end" (about an
+	// hour, 70 GB of disk at the peak).
+	"huge": {Name: "huge", Parse: Size{8192, 1000, 1}, XML: Size{256, 2000, 2}, Ingest: Size{1024, 1000, 2}, Ingest2: Size{4096, 300, 2},
+		Analyses: []int{1024, 8192, 65536}, AnalysisRegions: 100, EndToEnd: Size{131072, 1000, 2}, E2EFactor: 2, ResultRegions: 1000, Foreign: Foreign{1000, 16384}},
 }
 
 // LookupMode returns the mode of that name.
 func LookupMode(name string) (Mode, error) {
 	m, ok := Modes[name]
 	if !ok {
-		return Mode{}, fmt.Errorf("unknown mode %q: want tiny, quick or full", name)
+		return Mode{}, fmt.Errorf("unknown mode %q: want tiny, quick, full or huge", name)
 	}
 	return m, nil
 }
