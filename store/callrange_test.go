@@ -188,6 +188,23 @@ func TestTrialQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		paged := 0
+		for _, q := range qs {
+			if strings.Contains(q.SQL, "trial_value_page") {
+				paged += len(storetest.Query(t, db, q.SQL))
+				if (q.Settings != "") != (db.Dialect() == store.Postgres) {
+					t.Errorf("settings %q for %s", q.Settings, q.SQL)
+				}
+			}
+		}
+		if want := pageCount(t, db, id); paged != want || want == 0 {
+			t.Errorf("the pages query gave %d rows, the trial has %d pages", paged, want)
+		}
+		// Without pages, LoadTrial reads the rows.
+		storetest.Exec(t, db, `DELETE FROM trial_value_page`)
+		if qs, err = db.TrialQueries(ctx, id); err != nil {
+			t.Fatal(err)
+		}
 		real := map[string]bool{}
 		for _, r := range storetest.Query(t, db, `SELECT id FROM thread WHERE trial = $1 AND thread_index >= 0`, id) {
 			real[r[0]] = true

@@ -48,6 +48,9 @@ type Integrity struct {
 	// the range trial_call_data_range holds for them (rows another tool
 	// added after the save), which LoadTrial and Stats would not read.
 	OutOfRange []int64
+	// PagesShort are the ids of trials whose rows of trial_value_page do
+	// not cover their real threads exactly (LoadTrial would refuse them).
+	PagesShort []int64
 	// IncompleteResults are the ids of stored results some of whose trials
 	// were deleted after the result was saved (by another tool).
 	IncompleteResults []int64
@@ -58,7 +61,7 @@ type Integrity struct {
 
 // OK reports whether nothing was found.
 func (in Integrity) OK() bool {
-	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.OutOfRange) == 0 && len(in.IncompleteResults) == 0 && len(in.SQLiteCheck) == 0
+	return len(in.Orphans) == 0 && len(in.EmptyTrials) == 0 && len(in.OutOfRange) == 0 && len(in.PagesShort) == 0 && len(in.IncompleteResults) == 0 && len(in.SQLiteCheck) == 0
 }
 
 // Problems lists what was found, one sentence each.
@@ -72,6 +75,9 @@ func (in Integrity) Problems() []string {
 	}
 	for _, id := range in.OutOfRange {
 		p = append(p, fmt.Sprintf("trial %d has timer_call_data rows outside its row of %s (delete that row: the range is then computed)", id, callRangeTable))
+	}
+	for _, id := range in.PagesShort {
+		p = append(p, fmt.Sprintf("trial %d has rows of %s that do not cover its threads (delete them: the trial is then read from timer_value)", id, pageTable))
 	}
 	for _, id := range in.IncompleteResults {
 		p = append(p, fmt.Sprintf("result %d lost some of its trials (deleted since it was saved): it is incomplete", id))
@@ -242,12 +248,48 @@ const outOfRangeQuery = `SELECT r.trial FROM trial_call_data_range r WHERE EXIST
   SELECT 1 FROM timer_call_data tcd JOIN thread th ON th.id = tcd.thread
   WHERE th.trial = r.trial AND (tcd.id < r.first_id OR tcd.id > r.last_id)) ORDER BY r.trial`
 
+// pagesShortQuery finds the trials whose pages' blocks do not cover their
+// real threads exactly.
+const pagesShortQuery = `SELECT p.trial FROM (
+  SELECT b.trial, SUM(b.threads) AS covered FROM (SELECT DISTINCT trial, first_thread, threads FROM trial_value_page) b GROUP BY b.trial) p
+WHERE p.covered <> (SELECT COUNT(*) FROM thread th WHERE th.trial = p.trial AND th.node_rank >= 0) ORDER BY p.trial`
+
+// checkTrialTables runs the checks of taudb-analyze's per-trial tables
+// the database has: trial_call_data_range (outOfRangeQuery) and
+// trial_value_page (pagesShortQuery).
+func checkTrialTables(ctx context.Context, r runner, d Dialect, in *Integrity) error {
+	for _, c := range []struct {
+		table, query string
+		ids          *[]int64
+	}{{callRangeTable, outOfRangeQuery, &in.OutOfRange}, {pageTable, pagesShortQuery, &in.PagesShort}} {
+		have, err := hasTable(ctx, r, d, c.table)
+		if err != nil || !have {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		err = r.query(ctx, c.query, func(scan func(...any) error) error {
+			var id int64
+			if err := scan(&id); err != nil {
+				return err
+			}
+			*c.ids = append(*c.ids, id)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("check the trials' %s: %w", c.table, err)
+		}
+	}
+	return nil
+}
+
 // CheckIntegrity checks that the database is consistent: for every foreign
 // key of the schema, and for the references TAUdb leaves undeclared
 // (analysis_result.analysis_settings), that no row points at a missing
 // parent; that no trial lacks thread rows (what a partial load would
 // leave); that each stored timer_call_data range holds all of its trial's
-// rows; and for SQLite that PRAGMA integrity_check says "ok". It reads
+// rows; that each trial's pages cover its threads; and for SQLite that PRAGMA integrity_check says "ok". It reads
 // only. The schema must be TAUdb's (see CheckSchema).
 func (db *DB) CheckIntegrity(ctx context.Context) (Integrity, error) {
 	var in Integrity
@@ -285,22 +327,8 @@ func (db *DB) CheckIntegrity(ctx context.Context) (Integrity, error) {
 	if err != nil {
 		return in, fmt.Errorf("check for trials without threads: %w", err)
 	}
-	ranges, err := hasTable(ctx, r, db.dialect, callRangeTable)
-	if err != nil {
+	if err := checkTrialTables(ctx, r, db.dialect, &in); err != nil {
 		return in, err
-	}
-	if ranges {
-		err = r.query(ctx, outOfRangeQuery, func(scan func(...any) error) error {
-			var id int64
-			if err := scan(&id); err != nil {
-				return err
-			}
-			in.OutOfRange = append(in.OutOfRange, id)
-			return nil
-		})
-		if err != nil {
-			return in, fmt.Errorf("check the trials' %s: %w", callRangeTable, err)
-		}
 	}
 	if in.IncompleteResults, err = incompleteResults(ctx, r, db.dialect); err != nil {
 		return in, err

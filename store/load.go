@@ -604,6 +604,33 @@ type TrialQuery struct {
 	Settings string
 }
 
+// valuesQuery returns the query LoadTrial reads trial id's values with:
+// its pages' when it has pages (readPages), else the rows' within the id
+// range, with the plan settings of either on PostgreSQL.
+func valuesQuery(ctx context.Context, r runner, d Dialect, id int64) (TrialQuery, error) {
+	q := TrialQuery{SQL: loadValuesQuery}
+	if d == Postgres {
+		q.Settings = pinRangePlan
+	}
+	have, err := hasTable(ctx, r, d, pageTable)
+	if err != nil || !have {
+		return q, err
+	}
+	var n int64
+	if err := r.query(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM trial_value_page WHERE trial = $1 LIMIT 1) p`,
+		func(scan func(...any) error) error { return scan(&n) }, id); err != nil {
+		return q, fmt.Errorf("look for pages: %w", err)
+	}
+	if n == 0 {
+		return q, nil
+	}
+	q.SQL, q.Settings = loadPagesQuery, ""
+	if d == Postgres {
+		q.Settings = pinPagePlan
+	}
+	return q, nil
+}
+
 // TrialQueries returns the data queries LoadTrial runs for trial id, in its
 // order, with the trial's id and timer_call_data id range written in as
 // integer literals, so that a benchmark or EXPLAIN can run exactly those
@@ -627,11 +654,12 @@ func (db *DB) TrialQueries(ctx context.Context, id int64) ([]TrialQuery, error) 
 		for _, q := range []string{loadTrialQuery, loadThreadsQuery, loadMetricsQuery, loadTimersQuery, loadGroupsQuery, callpathsQuery} {
 			out = append(out, TrialQuery{SQL: trial.Replace(q)})
 		}
-		settings := ""
-		if db.dialect == Postgres {
-			settings = pinRangePlan
+		values, err := valuesQuery(ctx, r, db.dialect, id)
+		if err != nil {
+			return err
 		}
-		out = append(out, TrialQuery{SQL: ranged.Replace(loadValuesQuery), Settings: settings})
+		values.SQL = ranged.Replace(trial.Replace(values.SQL))
+		out = append(out, values)
 		for _, q := range []string{loadCountersQuery, loadCounterValuesQuery, loadPrimaryQuery, loadSecondaryQuery} {
 			out = append(out, TrialQuery{SQL: trial.Replace(q)})
 		}

@@ -125,6 +125,11 @@ func TestPagesCorrupt(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "trial_value_page") {
 				t.Errorf("%s, %s: %v", d, b.name, err)
 			}
+			in, err := db.CheckIntegrity(ctx)
+			short := strings.Contains(b.name, "block missing") || strings.Contains(b.name, "resized")
+			if err != nil || (len(in.PagesShort) == 1) != short {
+				t.Errorf("%s, %s: db check found %v (%v)", d, b.name, in.Problems(), err)
+			}
 			storetest.Exec(t, db, `DELETE FROM trial_value_page`)
 			if _, err := db.LoadTrial(ctx, id); err != nil {
 				t.Errorf("%s, %s: without pages: %v", d, b.name, err)
