@@ -606,29 +606,31 @@ type TrialQuery struct {
 
 // valuesQuery returns the query LoadTrial reads trial id's values with:
 // its pages' when it has pages (readPages), else the rows' within the id
-// range, with the plan settings of either on PostgreSQL.
-func valuesQuery(ctx context.Context, r runner, d Dialect, id int64) (TrialQuery, error) {
-	q := TrialQuery{SQL: loadValuesQuery}
+// range, with the plan settings of either on PostgreSQL. paged says which:
+// the pages' query takes the trial's id as $1, the rows' the range as $1
+// and $2.
+func valuesQuery(ctx context.Context, r runner, d Dialect, id int64) (q TrialQuery, paged bool, err error) {
+	q = TrialQuery{SQL: loadValuesQuery}
 	if d == Postgres {
 		q.Settings = pinRangePlan
 	}
 	have, err := hasTable(ctx, r, d, pageTable)
 	if err != nil || !have {
-		return q, err
+		return q, false, err
 	}
 	var n int64
 	if err := r.query(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM trial_value_page WHERE trial = $1 LIMIT 1) p`,
 		func(scan func(...any) error) error { return scan(&n) }, id); err != nil {
-		return q, fmt.Errorf("look for pages: %w", err)
+		return q, false, fmt.Errorf("look for pages: %w", err)
 	}
 	if n == 0 {
-		return q, nil
+		return q, false, nil
 	}
 	q.SQL, q.Settings = loadPagesQuery, ""
 	if d == Postgres {
 		q.Settings = pinPagePlan
 	}
-	return q, nil
+	return q, true, nil
 }
 
 // TrialQueries returns the data queries LoadTrial runs for trial id, in its
@@ -654,11 +656,15 @@ func (db *DB) TrialQueries(ctx context.Context, id int64) ([]TrialQuery, error) 
 		for _, q := range []string{loadTrialQuery, loadThreadsQuery, loadMetricsQuery, loadTimersQuery, loadGroupsQuery, callpathsQuery} {
 			out = append(out, TrialQuery{SQL: trial.Replace(q)})
 		}
-		values, err := valuesQuery(ctx, r, db.dialect, id)
+		values, paged, err := valuesQuery(ctx, r, db.dialect, id)
 		if err != nil {
 			return err
 		}
-		values.SQL = ranged.Replace(trial.Replace(values.SQL))
+		if paged {
+			values.SQL = trial.Replace(values.SQL)
+		} else {
+			values.SQL = ranged.Replace(values.SQL)
+		}
 		out = append(out, values)
 		for _, q := range []string{loadCountersQuery, loadCounterValuesQuery, loadPrimaryQuery, loadSecondaryQuery} {
 			out = append(out, TrialQuery{SQL: trial.Replace(q)})

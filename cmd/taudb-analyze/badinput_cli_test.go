@@ -413,7 +413,7 @@ func TestDBCheck(t *testing.T) {
 	databases(t, func(t *testing.T, url string) {
 		ok(t, nil, "--db", url, "db", "init")
 		r := ok(t, nil, "--db", url, "db", "check")
-		if !strings.HasSuffix(r.stdout, ": consistent (42 references checked)\n") {
+		if !strings.HasSuffix(r.stdout, ": consistent (43 references checked)\n") {
 			t.Errorf("db check of a fresh database: %q", r.stdout)
 		}
 		db, err := store.Open(context.Background(), url)
@@ -434,7 +434,7 @@ func TestDBCheck(t *testing.T) {
 			References int
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 1 || doc.OK ||
-			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 42 { // 36 of TAUdb and ours, 3 of the count tables, 1 of the long names, 2 of the watch tables
+			len(doc.Problems) != 1 || doc.Problems[0] != problem || doc.References != 43 { // 36 of TAUdb and ours, 3 of the count tables, 1 of the long names, 2 of the watch tables, 1 of the pages
 			t.Errorf("db check --format json with an orphan: exit %d, stdout %q (%v)", r.code, r.stdout, err)
 		}
 	})

@@ -62,7 +62,9 @@ func (w *loadChunks) Next() (*drg.Trial, error) {
 // chunked returns the reader that loads path a chunk of threads at a time,
 // or nil to read it whole: when per < 0, when the database lacks the
 // partitioned layout (chunks need it), when path is not a folder of TAU
-// profiles, or when one chunk holds all its threads. per = 0 sizes the
+// profiles, when its first file does not parse (the whole read then
+// reports the error in the load's transaction), or when one chunk holds
+// all its threads. per = 0 sizes the
 // chunks to profile.ChunkBytes.
 func (a *app) chunked(ctx context.Context, db *store.DB, path, format string, per int, l *loaded) (*loadChunks, error) {
 	if per < 0 || db.Dialect() != store.Postgres {
@@ -86,7 +88,7 @@ func (a *app) chunked(ctx context.Context, db *store.DB, path, format string, pe
 	}
 	c, err := profile.Reader{Path: path}.Chunks(per)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+		return nil, nil // the whole read reports it, as for every other path
 	}
 	if len(c.Threads()) <= c.PerChunk() {
 		return nil, nil
