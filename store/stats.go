@@ -264,8 +264,13 @@ func readDerivedRows(ctx context.Context, r runner, id, metric int64, at map[int
 }
 
 // readThreadCounts sets each node's number of real threads with a
-// timer_call_data row, reading the trial's id range calls.
+// timer_call_data row: from the layouts of the trial's pages when it has
+// pages that cover its threads (pageThreadCounts), else by counting the
+// rows of the trial's id range calls.
 func readThreadCounts(ctx context.Context, r runner, d Dialect, id int64, calls callRange, at map[int64]int, nodes []NodeStats) error {
+	if counted, err := pageThreadCounts(ctx, r, d, id, at, nodes); err != nil || counted {
+		return err
+	}
 	var cp, n int64
 	count := func() error {
 		return r.query(ctx, statsCountQuery, func(scan func(...any) error) error {

@@ -23,7 +23,7 @@ func pageCount(t *testing.T, db *store.DB, id int64) int {
 // TestPagesReadAsRows saves a dense trial in blocks of 5 threads (with
 // counts beyond an INT) and a sparse one, and reads each back from its
 // pages and, the pages deleted, from timer_value: the same trial, value
-// by value. A metric saved later (SaveMetric) is not in the pages, which
+// by value, and the same threads per node in Stats. A metric saved later (SaveMetric) is not in the pages, which
 // then leave the trial to timer_value.
 func TestPagesReadAsRows(t *testing.T) {
 	defer store.SetPageBlockThreads(5)()
@@ -50,7 +50,20 @@ func TestPagesReadAsRows(t *testing.T) {
 					t.Fatalf("%s %s from pages:\n%s", d, tr.Name, strings.Join(diff, "\n"))
 				}
 			}
+			fromPages, err := db.Stats(ctx, id, "")
+			if err != nil {
+				t.Fatal(err)
+			}
 			storetest.Exec(t, db, `DELETE FROM trial_value_page WHERE trial = `+strconv.FormatInt(id, 10))
+			fromRows, err := db.Stats(ctx, id, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range fromRows.Nodes {
+				if fromPages.Nodes[i].Threads != n.Threads || n.Threads == 0 {
+					t.Fatalf("%s %s: node %q counted on %d threads from the pages, %d from the rows", d, tr.Name, n.Name, fromPages.Nodes[i].Threads, n.Threads)
+				}
+			}
 			rows, err := db.LoadTrial(ctx, id)
 			if err != nil {
 				t.Fatal(err)
