@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -139,38 +140,56 @@ func copyPostgres(ctx context.Context, conn *pgxpool.Conn, tx pgx.Tx, p *savePla
 // primary key makes the second insert fail and its transaction roll back,
 // so the database is never corrupted, and the failed load can be retried.
 func reservePostgres(ctx context.Context, conn pgx.Tx, p *savePlan) error {
-	var tables []string
-	var counts []int64
+	counts := make(map[int]int, numSerial)
 	for s := range numSerial {
-		if n := p.count(s); n > 0 {
+		counts[s] = p.count(s)
+	}
+	got, err := reserveBlocks(ctx, conn, counts)
+	if err != nil {
+		return err
+	}
+	for s, first := range got {
+		p.ids[s] = first
+	}
+	return nil
+}
+
+// reserveBlocks reserves, under the save lock, a block of counts[s] ids of
+// each serial table s (serialTrial ...) with a count above 0, and returns
+// the first id of each.
+func reserveBlocks(ctx context.Context, tx pgx.Tx, counts map[int]int) (map[int]int64, error) {
+	var tables []string
+	var ns []int64
+	for s := range numSerial {
+		if n := counts[s]; n > 0 {
 			tables = append(tables, serialTables[s])
-			counts = append(counts, int64(n))
+			ns = append(ns, int64(n))
 		}
 	}
-	rows, err := conn.Query(ctx, reserveIDsQuery, int64(saveLockKey), tables, counts)
+	out := map[int]int64{}
+	if len(tables) == 0 {
+		return out, nil
+	}
+	rows, err := tx.Query(ctx, reserveIDsQuery, int64(saveLockKey), tables, ns)
 	if err != nil {
-		return fmt.Errorf("reserve ids: %w", err)
+		return nil, fmt.Errorf("reserve ids: %w", err)
 	}
 	defer rows.Close()
-	got := 0
 	for rows.Next() {
 		var table string
 		var first int64
 		if err := rows.Scan(&table, &first); err != nil {
-			return fmt.Errorf("reserve ids: %w", err)
+			return nil, fmt.Errorf("reserve ids: %w", err)
 		}
-		for s, name := range serialTables {
-			if name == table {
-				p.ids[s] = first
-				got++
-			}
+		if s := slices.Index(serialTables[:], table); s >= 0 {
+			out[s] = first
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reserve ids: %w", err)
+		return nil, fmt.Errorf("reserve ids: %w", err)
 	}
-	if got != len(tables) {
-		return fmt.Errorf("reserve ids: got %d of %d id blocks", got, len(tables))
+	if len(out) != len(tables) {
+		return nil, fmt.Errorf("reserve ids: got %d of %d id blocks", len(out), len(tables))
 	}
-	return nil
+	return out, nil
 }

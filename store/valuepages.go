@@ -102,11 +102,32 @@ func (p *savePlan) layout(nodes []int, b pageBlock) []byte {
 		binary.LittleEndian.PutUint32(out[layoutHeader+4*i:], uint32(p.callpathID(n)))
 		for _, th := range b.ths[i] {
 			k := i*w + th - b.lo
-			bitmap[k>>3] |= 1 << (k & 7)
+			bitmap[k>>3] |= 1 << (k & 7) // read by cellSet
 		}
 	}
 	return out
 }
+
+// decodeLayout reads a layout stream b (see layout) of a block of threads
+// threads: the number of metrics, the nodes' timer_callpath ids and the
+// bitmap of the cells; ok is false when b is not of that shape.
+func decodeLayout(b []byte, threads int) (nm int, ids []int64, bitmap []byte, ok bool) {
+	if len(b) < layoutHeader {
+		return 0, nil, nil, false
+	}
+	nn, nm := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+	if nn > (len(b)-layoutHeader)/4 || len(b) != layoutHeader+4*nn+(nn*threads+7)/8 {
+		return nm, nil, nil, false
+	}
+	ids = make([]int64, nn)
+	for i := range ids {
+		ids[i] = int64(binary.LittleEndian.Uint32(b[layoutHeader+4*i:]))
+	}
+	return nm, ids, b[layoutHeader+4*nn:], true
+}
+
+// cellSet reports whether cell k of a layout's bitmap holds values.
+func cellSet(bitmap []byte, k int) bool { return bitmap[k>>3]&(1<<(k&7)) != 0 }
 
 // stream encodes value stream s of a block: the value of every cell that
 // holds values, node by node, as little-endian float64.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 )
 
@@ -86,22 +85,16 @@ func (lc *layoutCounter) flush() {
 	if lc.first < 0 || lc.bad {
 		return
 	}
-	b, w := lc.data, lc.threads
-	if len(b) < layoutHeader {
+	w := lc.threads
+	_, ids, bitmap, ok := decodeLayout(lc.data, w)
+	if !ok {
 		lc.bad = true
 		return
 	}
-	nn := int(binary.LittleEndian.Uint32(b))
-	if nn > (len(b)-layoutHeader)/4 || len(b) != layoutHeader+4*nn+(nn*w+7)/8 {
-		lc.bad = true
-		return
-	}
-	bitmap := b[layoutHeader+4*nn:]
-	for i := range nn {
-		cp := int64(binary.LittleEndian.Uint32(b[layoutHeader+4*i:]))
+	for i, cp := range ids {
 		n := 0
-		for bit := i * w; bit < (i+1)*w; bit++ {
-			if bitmap[bit>>3]&(1<<(bit&7)) != 0 {
+		for k := i * w; k < (i+1)*w; k++ {
+			if cellSet(bitmap, k) {
 				n++
 			}
 		}

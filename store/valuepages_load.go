@@ -125,7 +125,7 @@ func (pr *pageReader) add(first, threads, stream, page int, data []byte) error {
 // nothing (flush reports it).
 func (pr *pageReader) reserve(stream int) {
 	if pr.cells < 0 {
-		if _, bitmap, err := pr.layout(); err == nil {
+		if _, _, bitmap, ok := decodeLayout(pr.streams[streamLayout], pr.threads); ok {
 			pr.cells = popcount(bitmap)
 		}
 	}
@@ -185,8 +185,7 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 	at := 0
 	for i, n := range blk.nodes {
 		for k := range w {
-			bit := i*w + k
-			keep[k] = blk.bitmap[bit>>3]&(1<<(bit&7)) != 0
+			keep[k] = cellSet(blk.bitmap, i*w+k)
 			if !keep[k] {
 				calls[k], subrs[k] = 0, 0
 				for m := range nm {
@@ -209,28 +208,20 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 // layout decodes stream 0: the builder node of each of the block's nodes
 // and the bitmap of its cells.
 func (pr *pageReader) layout() ([]int, []byte, error) {
-	b := pr.streams[streamLayout]
-	bad := func(what string) error {
-		return fmt.Errorf("%w: block at thread %d: %s", errPages, pr.first, what)
-	}
-	if len(b) < layoutHeader {
-		return nil, nil, bad("no layout")
-	}
-	nn, nm := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
-	if nm != len(pr.metrics) {
+	nm, ids, bitmap, ok := decodeLayout(pr.streams[streamLayout], pr.threads)
+	switch {
+	case nm != len(pr.metrics) && len(pr.streams[streamLayout]) >= layoutHeader:
 		return nil, nil, fmt.Errorf("%w: %d metrics in the pages, %d in the trial", errPagesMetrics, nm, len(pr.metrics))
+	case !ok:
+		return nil, nil, fmt.Errorf("%w: block at thread %d: a layout of %d bytes that does not decode", errPages, pr.first, len(pr.streams[streamLayout]))
 	}
-	if nn > (len(b)-layoutHeader)/4 || len(b) != layoutHeader+4*nn+(nn*pr.threads+7)/8 {
-		return nil, nil, bad(fmt.Sprintf("a layout of %d bytes for %d nodes", len(b), nn))
-	}
-	nodes := make([]int, nn)
-	for i := range nn {
-		cp := int64(binary.LittleEndian.Uint32(b[layoutHeader+4*i:]))
+	nodes := make([]int, len(ids))
+	for i, cp := range ids {
 		n, ok := pr.l.nodes[cp]
 		if !ok {
-			return nil, nil, bad(fmt.Sprintf("timer_callpath %d is not the trial's", cp))
+			return nil, nil, fmt.Errorf("%w: block at thread %d: timer_callpath %d is not the trial's", errPages, pr.first, cp)
 		}
 		nodes[i] = n
 	}
-	return nodes, b[layoutHeader+4*nn:], nil
+	return nodes, bitmap, nil
 }

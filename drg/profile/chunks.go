@@ -46,15 +46,7 @@ func (r Reader) Chunks(per int) (*Chunks, error) {
 	}
 	c := &Chunks{r: r, dirs: dirs, root: r.Path, owner: map[string]string{},
 		name: filepath.Base(filepath.Clean(r.Path)), spawned: Spawned(r.Path)}
-	seen := map[drg.ThreadID]bool{}
-	for _, d := range dirs {
-		for _, f := range d.files {
-			if !seen[f.id] {
-				seen[f.id] = true
-				c.ids = append(c.ids, f.id)
-			}
-		}
-	}
+	c.ids = threadsOf(dirs)
 	slices.SortFunc(c.ids, cmpID)
 	if len(c.ids) == 0 {
 		return nil, fmt.Errorf("%s: no profile.N.C.T file", r.Path)
@@ -125,7 +117,7 @@ func (c *Chunks) Next() (*drg.Trial, error) {
 	}
 	if lo == 0 {
 		for _, s := range c.spawned {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)", s))
+			t.Warnings = append(t.Warnings, spawnWarning(s))
 		}
 	}
 	return t, nil

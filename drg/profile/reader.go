@@ -40,17 +40,7 @@ func (r Reader) Read() (*drg.Trial, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []drg.ThreadID
-	seen := map[drg.ThreadID]bool{}
-	for _, d := range dirs {
-		for _, f := range d.files {
-			if !seen[f.id] {
-				seen[f.id] = true
-				ids = append(ids, f.id)
-			}
-		}
-	}
-	b, err := drg.NewBuilder(ids)
+	b, err := drg.NewBuilder(threadsOf(dirs))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
@@ -74,9 +64,31 @@ func (r Reader) Read() (*drg.Trial, error) {
 		return nil, fmt.Errorf("%s: %w", r.Path, err)
 	}
 	for _, s := range Spawned(r.Path) {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)", s))
+		t.Warnings = append(t.Warnings, spawnWarning(s))
 	}
 	return t, nil
+}
+
+// threadsOf lists the threads of the metric folders' files, each once, in
+// the order first met.
+func threadsOf(dirs []metricDir) []drg.ThreadID {
+	var ids []drg.ThreadID
+	seen := map[drg.ThreadID]bool{}
+	for _, d := range dirs {
+		for _, f := range d.files {
+			if !seen[f.id] {
+				seen[f.id] = true
+				ids = append(ids, f.id)
+			}
+		}
+	}
+	return ids
+}
+
+// spawnWarning is the warning of a trial whose folder holds the spawn-N
+// folder s.
+func spawnWarning(s string) string {
+	return fmt.Sprintf("%s holds processes started by MPI_Comm_spawn: a separate trial, not read with this one (load --spawn loads it)", s)
 }
 
 // layout lists the metric folders to read, or the single file.
