@@ -30,6 +30,9 @@ func init() {
 	})
 }
 
+// OnlyMetric is the metric whose values alone Run reads (OneMetric).
+func (o *Cluster) OnlyMetric() string { return o.Metric }
+
 // Bind declares the options.
 func (o *Cluster) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

@@ -33,4 +33,10 @@
 // Analysis.Options describes the options (name, type, default, help,
 // allowed values) for a form; Analysis.FlagSet binds them to a command
 // line. Adding an analysis is adding its file.
+//
+// ReadTrials reads the trials of a run from a store. An analysis whose
+// Run reads one metric's values (imbalance, regions, summary, cluster)
+// says so by OneMetric; MetricOf(options) is then the Reading.Metric that
+// reads that metric alone (store.DB.LoadTrialMetric), with the same
+// result in less time and memory.
 package registry

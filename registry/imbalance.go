@@ -55,6 +55,9 @@ metric's unit (microseconds for time).`,
 	})
 }
 
+// OnlyMetric is the metric whose values alone Run reads (OneMetric).
+func (o *Imbalance) OnlyMetric() string { return o.Metric }
+
 // Bind declares the options.
 func (o *Imbalance) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

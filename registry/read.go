@@ -13,34 +13,80 @@ import (
 // mostly waits on the database, which is safe for concurrent use.
 const ReadWorkers = 4
 
-// ReadTrials reads the trials ids from db, ReadWorkers at a time, calling
-// step (when not nil) as each is read; on the first error it stops the
-// others and returns that error. It returns the trials in the order of ids
-// and how long each took. Trials that share a name are told apart by their
-// ids ("name (trial 7)") when apart is true, as every analysis of several
-// trials needs unique names.
-func ReadTrials(ctx context.Context, db *store.DB, ids []int64, apart bool, step func()) ([]*drg.Trial, []time.Duration, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// Reading says how ReadTrials reads trials.
+type Reading struct {
+	// Apart tells trials that share a name apart by their ids ("name
+	// (trial 7)"), as every analysis of several trials needs unique names.
+	Apart bool
+	// Metric, when not nil, reads the values of that metric alone
+	// (store.DB.LoadTrialMetric): the analysis's OneMetric. "" reads the
+	// first trial's time metric (drg.Trial.TimeMetric), and the other
+	// trials' metric of that name, as the analyses choose it.
+	Metric *string
+	// Step, when not nil, is called as each trial is read.
+	Step func()
+}
+
+// ReadTrials reads the trials ids from db as how says, ReadWorkers at a
+// time; on the first error it stops the others and returns that error. It
+// returns the trials in the order of ids and how long each took.
+func ReadTrials(ctx context.Context, db *store.DB, ids []int64, how Reading) ([]*drg.Trial, []time.Duration, error) {
 	trials := make([]*drg.Trial, len(ids))
 	took := make([]time.Duration, len(ids))
-	next, finished := make(chan int), make(chan error, len(ids)) // buffered: a worker never waits to report
-	for range min(ReadWorkers, len(ids)) {
+	read := func(i int, metric *string) error {
+		start := time.Now()
+		var err error
+		if metric != nil {
+			trials[i], err = db.LoadTrialMetric(ctx, ids[i], *metric)
+		} else {
+			trials[i], err = db.LoadTrial(ctx, ids[i])
+		}
+		if err != nil && len(ids) > 1 {
+			err = fmt.Errorf("reading trial %d: %w", ids[i], err)
+		}
+		took[i] = time.Since(start)
+		return err
+	}
+	metric, from := how.Metric, 0
+	if metric != nil && *metric == "" && len(ids) > 1 {
+		// The first trial's time metric names the others'.
+		if err := read(0, metric); err != nil {
+			return nil, nil, err
+		}
+		if how.Step != nil {
+			how.Step()
+		}
+		if t := trials[0]; len(t.Metrics) > 0 {
+			metric = &t.Metrics[t.TimeMetric()].Name
+		}
+		from = 1
+	}
+	if err := readEach(ctx, from, len(ids), func(i int) error { return read(i, metric) }, how.Step); err != nil {
+		return nil, nil, err
+	}
+	if how.Apart {
+		nameApart(trials, ids)
+	}
+	return trials, took, nil
+}
+
+// readEach calls read(i) for i in [from, to), ReadWorkers at a time, and
+// step (when not nil) in the caller's goroutine as each returns; it stops
+// at the first error, which it returns.
+func readEach(ctx context.Context, from, to int, read func(i int) error, step func()) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next, finished := make(chan int), make(chan error, to-from) // buffered: a worker never waits to report
+	for range min(ReadWorkers, to-from) {
 		go func() {
 			for i := range next {
-				start := time.Now()
-				var err error
-				if trials[i], err = db.LoadTrial(ctx, ids[i]); err != nil && len(ids) > 1 {
-					err = fmt.Errorf("reading trial %d: %w", ids[i], err)
-				}
-				took[i] = time.Since(start)
-				finished <- err
+				finished <- read(i)
 			}
 		}()
 	}
 	go func() {
 		defer close(next)
-		for i := range ids {
+		for i := from; i < to; i++ {
 			select {
 			case next <- i:
 			case <-ctx.Done():
@@ -48,18 +94,37 @@ func ReadTrials(ctx context.Context, db *store.DB, ids []int64, apart bool, step
 			}
 		}
 	}()
-	for range ids {
+	for range to - from {
 		if err := <-finished; err != nil {
-			return nil, nil, err // the deferred cancel stops the other workers
+			return err // the deferred cancel stops the other workers
 		}
 		if step != nil {
 			step()
 		}
 	}
-	if apart {
-		nameApart(trials, ids)
+	return nil
+}
+
+// OneMetric is implemented by the options of an analysis whose Run reads
+// the values of one metric only (and calls, subroutines, user events and
+// metadata): a front end then reads that metric alone
+// (Reading.Metric), which on a trial of m metrics reads about
+// (3 + 2)/(3 + 2m) of its values' bytes and holds (2 + 2)/(2 + 2m) of
+// them in memory.
+type OneMetric interface {
+	// OnlyMetric returns the metric's name; "" for the first trial's
+	// time metric (drg.Trial.TimeMetric).
+	OnlyMetric() string
+}
+
+// MetricOf returns the metric o reads alone when its analysis is of one
+// metric (OneMetric), else nil: the Reading.Metric of its trials.
+func MetricOf(o Options) *string {
+	if om, ok := o.(OneMetric); ok {
+		m := om.OnlyMetric()
+		return &m
 	}
-	return trials, took, nil
+	return nil
 }
 
 // nameApart renames the trials that share a name "name (trial ID)".

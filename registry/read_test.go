@@ -36,7 +36,7 @@ func TestReadTrials(t *testing.T) {
 	}
 	ids := []int64{saved[2].ID, saved[0].ID, saved[1].ID}
 	steps := 0
-	trials, took, err := ReadTrials(ctx, db, ids, true, func() { steps++ })
+	trials, took, err := ReadTrials(ctx, db, ids, Reading{Apart: true, Step: func() { steps++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReadTrials(t *testing.T) {
 	if got := out.Result.Params["baseline"]; got != want[1] {
 		t.Errorf("baseline %q, want the 1-process trial %q", got, want[1])
 	}
-	if _, _, err := ReadTrials(ctx, db, []int64{saved[0].ID, 999}, false, nil); err == nil {
+	if _, _, err := ReadTrials(ctx, db, []int64{saved[0].ID, 999}, Reading{}); err == nil {
 		t.Error("a missing trial: want an error")
 	}
 }

@@ -44,6 +44,9 @@ share included, summing to 100% (SCALEA's "sub-regions of MAIN").`,
 	})
 }
 
+// OnlyMetric is the metric whose values alone Run reads (OneMetric).
+func (o *Regions) OnlyMetric() string { return o.Metric }
+
 // Bind declares the options.
 func (o *Regions) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

@@ -36,6 +36,9 @@ I/O); --rules FILE changes them (docs/rules.md).`,
 	})
 }
 
+// OnlyMetric is the metric whose values alone Run reads (OneMetric).
+func (o *Summary) OnlyMetric() string { return o.Metric }
+
 // Bind declares the options.
 func (o *Summary) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

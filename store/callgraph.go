@@ -22,7 +22,7 @@ import (
 func (db *DB) LoadCallGraph(ctx context.Context, id int64) (*drg.Trial, error) {
 	var t *drg.Trial
 	err := db.readTx(ctx, func(r runner) error {
-		l, err := openLoader(ctx, r, db.dialect, id)
+		l, err := openLoader(ctx, r, db.dialect, id, nil)
 		if err != nil {
 			return err
 		}

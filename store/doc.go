@@ -224,6 +224,10 @@
 // SaveMetric, or by ParaProf) are left aside and the trial is read from
 // its rows, as is a trial without pages (TAU's loader wrote it, or an
 // older taudb-analyze) or a part of a trial (LoadTrialPart).
+// LoadTrialMetric reads the layout, calls and subroutines streams and the
+// streams of one metric only (the primary key's entries of the others are
+// skipped, and their rows, one heap page each, not read): 5 of the 7
+// streams of a trial of two metrics, for an analysis of one metric.
 //
 // The trial's timer_call_data and timer_value rows, nearly all of its rows,
 // are read within the range of timer_call_data ids that holds them: the

@@ -17,6 +17,8 @@ func WithBeforeTable(ctx context.Context, f func(table string)) context.Context 
 // The pinned plan settings and the query of Stats' count, for the plan test.
 const (
 	PinCountPlan    = pinCountPlan
+	PinDerivedPlan  = pinDerivedPlan
+	StatsQuery      = statsQuery
 	StatsCountQuery = statsCountQuery
 )
 

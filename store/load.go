@@ -160,6 +160,10 @@ type loader struct {
 	// only, when not nil, holds the timer_callpath ids whose values are
 	// read (LoadTrialPart).
 	only map[int64]bool
+	// metric, when not nil, names the one metric whose values are read
+	// (LoadTrialMetric); skipped then holds the other metrics' rows.
+	metric  *string
+	skipped map[int64]bool
 	// name, ds and derived are the trial's name, data source and its
 	// metrics' derived flags.
 	name    string
@@ -171,17 +175,26 @@ type loader struct {
 // threads (which make the builder), the metrics, every table of values and
 // metadata, then the finished trial with its long names and snapshots.
 func loadTrial(ctx context.Context, r runner, d Dialect, id int64, display string) (*drg.Trial, error) {
-	return loadTrialOnly(ctx, r, d, id, display, nil)
+	return loadTrialOnly(ctx, r, d, id, display, loadScope{})
 }
 
-// loadTrialOnly is loadTrial reading the values of the timer_callpath ids
-// of only (all when nil); with only, snapshots are not read.
-func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, only map[int64]bool) (*drg.Trial, error) {
-	l, err := openLoader(ctx, r, d, id)
+// loadScope limits what a load reads.
+type loadScope struct {
+	// only, when not nil, holds the timer_callpath ids whose values are
+	// read (LoadTrialPart); snapshots are then not read.
+	only map[int64]bool
+	// metric, when not nil, names the metric whose values alone are read
+	// (LoadTrialMetric).
+	metric *string
+}
+
+// loadTrialOnly is loadTrial reading the values scope allows.
+func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display string, scope loadScope) (*drg.Trial, error) {
+	l, err := openLoader(ctx, r, d, id, scope.metric)
 	if err != nil {
 		return nil, err
 	}
-	l.only = only
+	l.only = scope.only
 	series, err := l.readData(ctx)
 	if err != nil {
 		return nil, err
@@ -196,9 +209,11 @@ func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display s
 
 // openLoader reads the trial's row, threads, metrics and call-graph nodes
 // (everything but values, user events, metadata and snapshots) into a
-// builder.
-func openLoader(ctx context.Context, r runner, d Dialect, id int64) (*loader, error) {
-	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{}}
+// builder. With metric not nil, the builder gets that metric alone
+// (pickMetric).
+func openLoader(ctx context.Context, r runner, d Dialect, id int64, metric *string) (*loader, error) {
+	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{},
+		metric: metric, skipped: map[int64]bool{}}
 	found := false
 	if err := r.query(ctx, loadTrialQuery, func(scan func(...any) error) error {
 		found = true
@@ -277,9 +292,12 @@ func (l *loader) readThreads(ctx context.Context) error {
 	return nil
 }
 
-// readMetrics adds the trial's metrics to the builder in id order and
-// returns whether each is derived.
+// readMetrics adds the trial's metrics to the builder in id order (only
+// the one l.metric picks, when set) and returns whether each added metric
+// is derived.
 func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
+	var rows []int64
+	var all []drg.Metric
 	var derived []bool
 	if err := l.r.query(ctx, loadMetricsQuery, func(scan func(...any) error) error {
 		var row int64
@@ -288,16 +306,25 @@ func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
 		if err := scan(&row, &name, &d); err != nil {
 			return err
 		}
-		if len(l.metrics) == 0 {
-			l.first = row
-		}
-		l.metrics[row] = l.b.Metric(name)
-		derived = append(derived, d)
+		rows, all, derived = append(rows, row), append(all, drg.Metric{Name: name}), append(derived, d)
 		return nil
 	}, l.id); err != nil {
 		return nil, fmt.Errorf("read metric: %w", err)
 	}
-	return derived, nil
+	if len(rows) > 0 {
+		l.first = rows[0]
+	}
+	keep := pickMetric(all, l.metric)
+	var kept []bool
+	for i, row := range rows {
+		if keep >= 0 && i != keep {
+			l.skipped[row] = true
+			continue
+		}
+		l.metrics[row] = l.b.Metric(all[i].Name)
+		kept = append(kept, derived[i])
+	}
+	return kept, nil
 }
 
 // readData reads the values, exact counts, counters and metadata into the
@@ -436,7 +463,7 @@ func (l *loader) readValues(ctx context.Context) error {
 		if metric == 0 || metric == l.first {
 			l.b.AddCalls(n, col, calls, subrs)
 		}
-		if metric != 0 {
+		if metric != 0 && !l.skipped[metric] {
 			m, ok := l.metrics[metric]
 			if !ok {
 				return fmt.Errorf("timer_value of metric %d, which is not the trial's", metric)

@@ -27,7 +27,7 @@ func (db *DB) LoadTrialPart(ctx context.Context, id int64, pick func(shape *drg.
 	var t *drg.Trial
 	var pickErr error
 	err := db.readTx(ctx, func(r runner) error {
-		l, err := openLoader(ctx, r, db.dialect, id)
+		l, err := openLoader(ctx, r, db.dialect, id, nil)
 		if err != nil {
 			return err
 		}
@@ -52,7 +52,7 @@ func (db *DB) LoadTrialPart(ctx context.Context, id int64, pick func(shape *drg.
 				only[cp] = true
 			}
 		}
-		t, err = loadTrialOnly(ctx, r, db.dialect, id, db.display, only)
+		t, err = loadTrialOnly(ctx, r, db.dialect, id, db.display, loadScope{only: only})
 		return err
 	})
 	if pickErr != nil {

@@ -173,7 +173,7 @@ func readStats(ctx context.Context, r runner, d Dialect, id int64, metric string
 	if err != nil {
 		return nil, err
 	}
-	has, err := readDerivedRows(ctx, r, id, metricID, at, nodes)
+	has, err := readDerivedRows(ctx, r, d, id, metricID, at, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -242,21 +242,23 @@ func pickStatsMetric(ctx context.Context, r runner, id int64, metric string) (in
 
 // readDerivedRows sets the derived threads' values of metric on nodes (at
 // maps a callpath id to its node) and says which nodes have any.
-func readDerivedRows(ctx context.Context, r runner, id, metric int64, at map[int64]int, nodes []NodeStats) ([]bool, error) {
+func readDerivedRows(ctx context.Context, r runner, d Dialect, id, metric int64, at map[int64]int, nodes []NodeStats) ([]bool, error) {
 	has := make([]bool, len(nodes))
 	var cp, code int64
-	err := r.query(ctx, statsQuery, func(scan func(...any) error) error {
-		v := &StatValue{}
-		if err := scan(&cp, &code, &v.Calls, &v.Subroutines, &v.Inclusive, &v.Exclusive,
-			&v.InclusivePercent, &v.ExclusivePercent, &v.SumExclusiveSquared); err != nil {
-			return err
-		}
-		if i, ok := at[cp]; ok {
-			nodes[i].set(drg.DerivedThread(code), v)
-			has[i] = true
-		}
-		return nil
-	}, id, metric)
+	err := withPlan(ctx, r, d, pinDerivedPlan, func() error {
+		return r.query(ctx, statsQuery, func(scan func(...any) error) error {
+			v := &StatValue{}
+			if err := scan(&cp, &code, &v.Calls, &v.Subroutines, &v.Inclusive, &v.Exclusive,
+				&v.InclusivePercent, &v.ExclusivePercent, &v.SumExclusiveSquared); err != nil {
+				return err
+			}
+			if i, ok := at[cp]; ok {
+				nodes[i].set(drg.DerivedThread(code), v)
+				has[i] = true
+			}
+			return nil
+		}, id, metric)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read the derived threads' timer_value: %w", err)
 	}

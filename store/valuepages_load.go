@@ -15,6 +15,13 @@ import (
 // range of the primary key.
 const loadPagesQuery = `SELECT first_thread, threads, stream, page, data FROM trial_value_page WHERE trial = $1 ORDER BY first_thread, stream, page`
 
+// loadMetricPagesQuery is loadPagesQuery reading the layout, calls and
+// subroutines streams and those of one metric ($2, $3: its inclusive and
+// exclusive streams), for LoadTrialMetric. The stream condition is checked
+// on the primary key's entries: the other metrics' rows (one heap page
+// each) are not read.
+const loadMetricPagesQuery = `SELECT first_thread, threads, stream, page, data FROM trial_value_page WHERE trial = $1 AND (stream < 3 OR stream IN ($2, $3)) ORDER BY first_thread, stream, page`
+
 // errPages is wrapped by the error of a trial whose pages do not hold what
 // SaveTrial writes.
 var errPages = errors.New("the trial's rows of " + pageTable + " are inconsistent (run \"taudb-analyze db check\"; deleting them makes the trial read from timer_value)")
@@ -33,7 +40,7 @@ var errPagesMetrics = errors.New("the pages predate a metric")
 // block to the builder when the next block starts.
 type pageReader struct {
 	l       *loader
-	metrics []int // builder metric of the m-th metric in id order
+	metrics []int // builder metric of the m-th metric in id order; -1 when not read (LoadTrialMetric)
 	nt      int   // the trial's threads
 	first   int   // the current block: first thread, threads
 	threads int
@@ -54,17 +61,10 @@ func (l *loader) readPages(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	pr := &pageReader{l: l, nt: len(l.threads), first: -1, cells: -1}
-	ids := make([]int64, 0, len(l.metrics))
-	for id := range l.metrics {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		pr.metrics = append(pr.metrics, l.metrics[id])
-	}
+	query, args := pr.plan()
 	rows := 0
 	err = withPlan(ctx, l.r, l.d, pinPagePlan, func() error {
-		return l.r.query(ctx, loadPagesQuery, func(scan func(...any) error) error {
+		return l.r.query(ctx, query, func(scan func(...any) error) error {
 			var first, threads, stream, page int64
 			var data []byte
 			if err := scan(&first, &threads, &stream, &page, &data); err != nil {
@@ -72,7 +72,7 @@ func (l *loader) readPages(ctx context.Context) (bool, error) {
 			}
 			rows++
 			return pr.add(int(first), int(threads), int(stream), int(page), data)
-		}, l.id)
+		}, args...)
 	})
 	if err == nil {
 		err = pr.flush()
@@ -94,6 +94,45 @@ func (l *loader) readPages(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// plan sets the builder metric of each of the trial's metrics, in id
+// order, and returns the query of the pages to read and its arguments:
+// every stream, or with a metric picked (LoadTrialMetric) the layout,
+// calls, subroutines and that metric's streams.
+func (pr *pageReader) plan() (string, []any) {
+	ids := make([]int64, 0, len(pr.l.metrics)+len(pr.l.skipped))
+	for id := range pr.l.metrics {
+		ids = append(ids, id)
+	}
+	for id := range pr.l.skipped {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	picked := -1
+	for m, id := range ids {
+		b, ok := pr.l.metrics[id]
+		if !ok {
+			b = -1
+		} else if len(pr.l.skipped) > 0 {
+			picked = m
+		}
+		pr.metrics = append(pr.metrics, b)
+	}
+	if picked < 0 {
+		return loadPagesQuery, []any{pr.l.id}
+	}
+	return loadMetricPagesQuery, []any{pr.l.id, streamValues + 2*picked, streamValues + 2*picked + 1}
+}
+
+// wanted reports whether stream s of a block is read: every stream but
+// those of the metrics left unread.
+func (pr *pageReader) wanted(s int) bool {
+	if s < streamValues {
+		return true
+	}
+	m := (s - streamValues) / 2
+	return m < len(pr.metrics) && pr.metrics[m] >= 0
+}
+
 // add takes one page.
 func (pr *pageReader) add(first, threads, stream, page int, data []byte) error {
 	if pr.stale {
@@ -109,7 +148,7 @@ func (pr *pageReader) add(first, threads, stream, page int, data []byte) error {
 		pr.first, pr.threads = first, threads
 		pr.streams = make([][]byte, numStreams(len(pr.metrics)))
 	}
-	if threads != pr.threads || stream < 0 || stream >= len(pr.streams) || page != pages(len(pr.streams[stream])) || len(pr.streams[stream])%pageBytes != 0 {
+	if threads != pr.threads || stream < 0 || stream >= len(pr.streams) || !pr.wanted(stream) || page != pages(len(pr.streams[stream])) || len(pr.streams[stream])%pageBytes != 0 {
 		return fmt.Errorf("%w: block at thread %d: stream %d page %d out of order", errPages, first, stream, page)
 	}
 	if pr.streams[stream] == nil && stream > streamLayout {
@@ -162,7 +201,7 @@ func (pr *pageReader) flush() error {
 	}
 	total := popcount(bitmap)
 	for s := streamCalls; s < len(pr.streams); s++ {
-		if len(pr.streams[s]) != 8*total {
+		if pr.wanted(s) && len(pr.streams[s]) != 8*total {
 			return fmt.Errorf("%w: block at thread %d: stream %d holds %d bytes for %d cells", errPages, pr.first, s, len(pr.streams[s]), total)
 		}
 	}
@@ -171,13 +210,14 @@ func (pr *pageReader) flush() error {
 	return pr.addBlock(blk)
 }
 
-// addBlock adds a block's cells to the builder, a node's row at a time.
+// addBlock adds a block's cells to the builder, a node's row at a time;
+// the metrics left unread (pr.metrics −1) are skipped.
 func (pr *pageReader) addBlock(blk decodedBlock) error {
-	w, nm := blk.w, len(pr.metrics)
+	w, nb := blk.w, slices.Max(append([]int{-1}, pr.metrics...))+1
 	calls, subrs, keep := make([]float64, w), make([]float64, w), make([]bool, w)
-	incl, excl := make([][]float64, nm), make([][]float64, nm)
-	for m := range nm {
-		incl[pr.metrics[m]], excl[pr.metrics[m]] = make([]float64, w), make([]float64, w)
+	incl, excl := make([][]float64, nb), make([][]float64, nb)
+	for m := range nb {
+		incl[m], excl[m] = make([]float64, w), make([]float64, w)
 	}
 	value := func(s, at int) float64 {
 		return math.Float64frombits(binary.LittleEndian.Uint64(blk.streams[s][8*at:]))
@@ -188,15 +228,17 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 			keep[k] = cellSet(blk.bitmap, i*w+k)
 			if !keep[k] {
 				calls[k], subrs[k] = 0, 0
-				for m := range nm {
+				for m := range nb {
 					incl[m][k], excl[m][k] = 0, 0
 				}
 				continue
 			}
 			calls[k], subrs[k] = value(streamCalls, at), value(streamSubroutines, at)
-			for m := range nm {
-				incl[pr.metrics[m]][k] = value(streamValues+2*m, at)
-				excl[pr.metrics[m]][k] = value(streamValues+2*m+1, at)
+			for m, b := range pr.metrics {
+				if b >= 0 {
+					incl[b][k] = value(streamValues+2*m, at)
+					excl[b][k] = value(streamValues+2*m+1, at)
+				}
 			}
 			at++
 		}

@@ -229,7 +229,7 @@ func (a *app) runReusing(ctx context.Context, db *store.DB, o registry.Options, 
 	if !ok {
 		return registry.Output{}, nil, nil
 	}
-	out, reuse, err := rr.RunReusing(ctx, db, ids, func(ids []int64) ([]*drg.Trial, error) { return a.loadTrials(ctx, db, ids, false) })
+	out, reuse, err := rr.RunReusing(ctx, db, ids, func(ids []int64) ([]*drg.Trial, error) { return a.loadTrials(ctx, db, ids, registry.Reading{}) })
 	if err != nil || out.Result == nil {
 		return registry.Output{}, nil, err
 	}
@@ -270,7 +270,7 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 		}
 		all = append(append([]int64(nil), ids...), idsB...)
 	}
-	trials, err := a.loadTrials(ctx, db, all, an.Trials == registry.Series)
+	trials, err := a.loadTrials(ctx, db, all, registry.Reading{Apart: an.Trials == registry.Series, Metric: registry.MetricOf(o)})
 	if err != nil {
 		return registry.Input{}, nil, err
 	}
@@ -281,12 +281,12 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 	return in, all, nil
 }
 
-// loadTrials reads the trials ids from db (registry.ReadTrials, several
-// at once) with a progress bar. Trials of a series that share a name are
-// told apart by their ids ("name (trial 7)").
-func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, series bool) ([]*drg.Trial, error) {
+// loadTrials reads the trials ids from db as how says (registry.ReadTrials,
+// several at once) with a progress bar.
+func (a *app) loadTrials(ctx context.Context, db *store.DB, ids []int64, how registry.Reading) ([]*drg.Trial, error) {
 	bar := a.progress(len(ids), "reading trials")
-	trials, took, err := registry.ReadTrials(ctx, db, ids, series, func() { bar.step("") })
+	how.Step = func() { bar.step("") }
+	trials, took, err := registry.ReadTrials(ctx, db, ids, how)
 	bar.done()
 	if err != nil {
 		return nil, err

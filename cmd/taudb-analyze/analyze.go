@@ -11,6 +11,7 @@ import (
 
 	"github.com/taudb-analyze/taudb-analyze/analysis"
 	"github.com/taudb-analyze/taudb-analyze/drg"
+	"github.com/taudb-analyze/taudb-analyze/registry"
 	"github.com/taudb-analyze/taudb-analyze/store"
 )
 
@@ -46,7 +47,7 @@ func (a *app) loadTrial(ctx context.Context, db *store.DB, ref string) (loadedTr
 	if err != nil {
 		return loadedTrial{}, err
 	}
-	ts, err := a.loadTrials(ctx, db, []int64{id}, false)
+	ts, err := a.loadTrials(ctx, db, []int64{id}, registry.Reading{})
 	if err != nil {
 		return loadedTrial{}, err
 	}

@@ -155,7 +155,7 @@ func (a *app) readQueriedTrial(ctx context.Context, db *store.DB, id int64, f *q
 		t, err = f.readPart(ctx, a, db, id)
 	} else {
 		var ts []*drg.Trial
-		if ts, err = a.loadTrials(ctx, db, []int64{id}, false); err == nil {
+		if ts, err = a.loadTrials(ctx, db, []int64{id}, registry.Reading{}); err == nil {
 			t = ts[0]
 		}
 	}

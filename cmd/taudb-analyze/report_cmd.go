@@ -180,7 +180,7 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 		if err != nil {
 			return nil, err
 		}
-		if trials, err = a.loadTrials(ctx, db, ids, true); err != nil {
+		if trials, err = a.loadTrials(ctx, db, ids, registry.Reading{Apart: true}); err != nil {
 			return nil, err
 		}
 	}
