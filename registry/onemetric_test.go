@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/taudb-analyze/taudb-analyze/drg"
@@ -36,14 +35,7 @@ func threeMetrics(t *testing.T, p int, names [3]string) *drg.Trial {
 // WALL_TIME).
 func TestOneMetricReadsTheSame(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Init(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := openInit(t)
 	saved, err := db.SaveTrials(ctx, []store.PendingTrial{
 		{Trial: threeMetrics(t, 3, [3]string{"PAPI_TOT_CYC", "TIME", "PAPI_L1_DCM"})},
 		{Trial: threeMetrics(t, 5, [3]string{"WALL_TIME", "PAPI_TOT_CYC", "TIME"})}})

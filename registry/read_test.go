@@ -15,14 +15,7 @@ import (
 // called once per trial.
 func TestReadTrials(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Init(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := openInit(t)
 	var pending []store.PendingTrial
 	for _, c := range []struct {
 		p    int
@@ -60,4 +53,19 @@ func TestReadTrials(t *testing.T) {
 	if _, _, err := ReadTrials(ctx, db, []int64{saved[0].ID, 999}, Reading{}); err == nil {
 		t.Error("a missing trial: want an error")
 	}
+}
+
+// openInit opens a fresh SQLite TAUdb, closed when the test ends.
+func openInit(t *testing.T) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

@@ -51,14 +51,7 @@ func TestLoadTrialMetric(t *testing.T) {
 		for _, d := range storetest.Dialects() {
 			db := storetest.OpenInit(t, d)
 			ctx := context.Background()
-			id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			whole, err := db.LoadTrial(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			id, whole := saveLoad(t, db, tr)
 			for _, from := range []string{"pages", "rows"} {
 				if from == "rows" {
 					storetest.Exec(t, db, `DELETE FROM trial_value_page WHERE trial = `+strconv.FormatInt(id, 10))
@@ -95,19 +88,7 @@ func TestLoadTrialMetric(t *testing.T) {
 func derivedAfter(t *testing.T, d store.Dialect) {
 	db := storetest.OpenInit(t, d)
 	ctx := context.Background()
-	id, err := db.SaveTrial(ctx, genTrial(t, "derived", 23, 9), store.SaveOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := db.LoadTrial(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded.Metrics = append(loaded.Metrics, drg.Metric{Name: "TWICE", Derived: true})
-	loaded.Values = append(loaded.Values, drg.MetricValues{Inclusive: slicesTimes(loaded.Values[1].Inclusive, 2), Exclusive: slicesTimes(loaded.Values[1].Exclusive, 2)})
-	if _, err := db.SaveMetric(ctx, id, loaded, 2); err != nil {
-		t.Fatal(err)
-	}
+	id, loaded := saveTwice(t, db, genTrial(t, "derived", 23, 9), 1)
 	for m, name := range []string{"TIME", "PAPI_FP_OPS", "TWICE"} {
 		one, err := db.LoadTrialMetric(ctx, id, name)
 		if err != nil {

@@ -78,19 +78,7 @@ func TestPagesReadAsRows(t *testing.T) {
 	}
 	db := storetest.OpenInit(t, store.SQLite)
 	ctx := context.Background()
-	id, err := db.SaveTrial(ctx, dense, store.SaveOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := db.LoadTrial(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded.Metrics = append(loaded.Metrics, drg.Metric{Name: "TWICE", Derived: true})
-	loaded.Values = append(loaded.Values, drg.MetricValues{Inclusive: slicesTimes(loaded.Values[0].Inclusive, 2), Exclusive: slicesTimes(loaded.Values[0].Exclusive, 2)})
-	if _, err := db.SaveMetric(ctx, id, loaded, 2); err != nil {
-		t.Fatal(err)
-	}
+	id, loaded := saveTwice(t, db, dense, 0)
 	again, err := db.LoadTrial(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +86,36 @@ func TestPagesReadAsRows(t *testing.T) {
 	if len(again.Metrics) != 3 || again.Values[2].Exclusive[5] != 2*loaded.Values[0].Exclusive[5] {
 		t.Fatalf("after SaveMetric: metrics %v", again.Metrics)
 	}
+}
+
+// saveTwice saves tr, reads it back, and adds to the stored trial a
+// derived metric TWICE, twice metric m (SaveMetric, after the pages were
+// written); it returns the trial's id and the trial read back with TWICE.
+func saveTwice(t *testing.T, db *store.DB, tr *drg.Trial, m int) (int64, *drg.Trial) {
+	t.Helper()
+	id, loaded := saveLoad(t, db, tr)
+	loaded.Metrics = append(loaded.Metrics, drg.Metric{Name: "TWICE", Derived: true})
+	loaded.Values = append(loaded.Values, drg.MetricValues{Inclusive: slicesTimes(loaded.Values[m].Inclusive, 2), Exclusive: slicesTimes(loaded.Values[m].Exclusive, 2)})
+	if _, err := db.SaveMetric(context.Background(), id, loaded, len(loaded.Metrics)-1); err != nil {
+		t.Fatal(err)
+	}
+	return id, loaded
+}
+
+// saveLoad saves tr and reads it back whole; it returns its id and the
+// trial read.
+func saveLoad(t *testing.T, db *store.DB, tr *drg.Trial) (int64, *drg.Trial) {
+	t.Helper()
+	ctx := context.Background()
+	id, err := db.SaveTrial(ctx, tr, store.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := db.LoadTrial(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, loaded
 }
 
 // slicesTimes returns x scaled by k.
