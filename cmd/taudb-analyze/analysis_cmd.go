@@ -244,7 +244,7 @@ func (a *app) readQueried(ctx context.Context, db *store.DB, an *registry.Analys
 		in, all, err := a.readInput(ctx, db, an, o, ids)
 		return in, all, queried{}, err
 	}
-	t, q, err := a.readQueriedTrial(ctx, db, ids[0], qf)
+	t, q, err := a.readQueriedTrial(ctx, db, ids[0], qf, nil)
 	return registry.Input{Trials: []*drg.Trial{t}, IDs: ids}, ids, q, err
 }
 

@@ -162,34 +162,9 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 			return nil, err
 		}
 	}
-	var err error
-	var trials []*drg.Trial
-	var q queried
-	if f.trial != "" {
-		var id int64
-		if id, err = a.resolveTrial(ctx, db, f.trial); err != nil {
-			return nil, err
-		}
-		var t *drg.Trial
-		if t, q, err = a.readQueriedTrial(ctx, db, id, f.query); err != nil {
-			return nil, err
-		}
-		trials = []*drg.Trial{t}
-	} else {
-		ids, err := a.selectTrials(ctx, db, f.sel, 1)
-		if err != nil {
-			return nil, err
-		}
-		if trials, err = a.loadTrials(ctx, db, ids, registry.Reading{Apart: true}); err != nil {
-			return nil, err
-		}
-	}
-	names := splitList(f.analyses)
-	if len(names) == 0 {
-		names = []string{"imbalance", "regions"}
-		if f.trial == "" && len(trials) > 1 {
-			names = []string{"speedup", "scalability", "overhead", "imbalance", "regions"}
-		}
+	trials, q, names, err := a.reportTrials(ctx, db, f)
+	if err != nil {
+		return nil, err
 	}
 	var out []*analysis.Result
 	for _, name := range names {
@@ -210,6 +185,81 @@ func (a *app) freshResults(ctx context.Context, db *store.DB, f reportFlags) ([]
 	return out, nil
 }
 
+// reportTrials reads the report's trials (--trial, else the selection)
+// and returns them with the analyses to run (--analyses, else the
+// defaults for one trial or several). One trial whose analyses all read
+// one and the same metric (registry.OneMetric) is read with that metric
+// alone, unless --query, which may name any metric, is given.
+func (a *app) reportTrials(ctx context.Context, db *store.DB, f reportFlags) ([]*drg.Trial, queried, []string, error) {
+	names := splitList(f.analyses)
+	if f.trial != "" {
+		id, err := a.resolveTrial(ctx, db, f.trial)
+		if err != nil {
+			return nil, queried{}, nil, err
+		}
+		names = reportDefaults(names, 1)
+		t, q, err := a.readQueriedTrial(ctx, db, id, f.query, reportMetric(names, f))
+		return []*drg.Trial{t}, q, names, err
+	}
+	ids, err := a.selectTrials(ctx, db, f.sel, 1)
+	if err != nil {
+		return nil, queried{}, nil, err
+	}
+	names = reportDefaults(names, len(ids))
+	how := registry.Reading{Apart: true}
+	if len(ids) == 1 {
+		how.Metric = reportMetric(names, f)
+	}
+	trials, err := a.loadTrials(ctx, db, ids, how)
+	return trials, queried{}, names, err
+}
+
+// reportDefaults returns names, or when empty the analyses a report of n
+// trials runs by default.
+func reportDefaults(names []string, n int) []string {
+	switch {
+	case len(names) > 0:
+		return names
+	case n > 1:
+		return []string{"speedup", "scalability", "overhead", "imbalance", "regions"}
+	}
+	return []string{"imbalance", "regions"}
+}
+
+// reportMetric returns the metric every analysis of names reads alone, as
+// the report sets their options (registry.MetricOf), or nil when one of
+// them reads more, or they read different metrics.
+func reportMetric(names []string, f reportFlags) *string {
+	var metric *string
+	for _, name := range names {
+		an, err := registry.Lookup(name)
+		if err != nil {
+			return nil // reportRun names the unknown analysis
+		}
+		o, err := reportOptions(an, f)
+		m := registry.MetricOf(o)
+		if err != nil || m == nil || (metric != nil && *m != *metric) {
+			return nil
+		}
+		metric = m
+	}
+	return metric
+}
+
+// reportOptions returns the analysis's default options with the report's
+// --metric and --rules set where it has them.
+func reportOptions(an *registry.Analysis, f reportFlags) (registry.Options, error) {
+	o := an.Defaults()
+	for opt, value := range map[string]string{"metric": f.metric, "rules": f.rules} {
+		if value != "" && hasOption(an, opt) {
+			if err := an.Set(o, opt, value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return o, nil
+}
+
 // reportRun runs the registered analysis name with its default options,
 // --metric and --rules aside: once per trial for a single-trial analysis,
 // else once on all the trials.
@@ -218,13 +268,9 @@ func reportRun(ctx context.Context, name string, trials []*drg.Trial, f reportFl
 	if err != nil || (!slices.Contains(reportSingle, name) && !slices.Contains(reportMulti, name)) {
 		return nil, usagef("--analyses: unknown analysis %q (known: %s, %s)", name, strings.Join(reportSingle, ", "), strings.Join(reportMulti, ", "))
 	}
-	o := an.Defaults()
-	for opt, value := range map[string]string{"metric": f.metric, "rules": f.rules} {
-		if value != "" && hasOption(an, opt) {
-			if err := an.Set(o, opt, value); err != nil {
-				return nil, err
-			}
-		}
+	o, err := reportOptions(an, f)
+	if err != nil {
+		return nil, err
 	}
 	runs := [][]*drg.Trial{trials}
 	switch {
