@@ -33,6 +33,9 @@ func init() {
 // OnlyMetric is the metric whose values alone Run reads (OneMetric).
 func (o *Cluster) OnlyMetric() string { return o.Metric }
 
+// ReadsNoCalls says that Run reads no call counts (CallsUnread).
+func (o *Cluster) ReadsNoCalls() {}
+
 // Bind declares the options.
 func (o *Cluster) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

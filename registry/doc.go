@@ -36,7 +36,8 @@
 //
 // ReadTrials reads the trials of a run from a store. An analysis whose
 // Run reads one metric's values (imbalance, regions, summary, cluster)
-// says so by OneMetric; MetricOf(options) is then the Reading.Metric that
-// reads that metric alone (store.DB.LoadTrialMetric), with the same
-// result in less time and memory.
+// says so by OneMetric, and one that reads no call counts either
+// (imbalance, summary, cluster) by CallsUnread; ReadingOf(options) is then
+// the Reading that reads only those values (store.DB.LoadTrialMetric),
+// with the same result in less time and memory.
 package registry

@@ -58,6 +58,9 @@ metric's unit (microseconds for time).`,
 // OnlyMetric is the metric whose values alone Run reads (OneMetric).
 func (o *Imbalance) OnlyMetric() string { return o.Metric }
 
+// ReadsNoCalls says that Run reads no call counts (CallsUnread).
+func (o *Imbalance) ReadsNoCalls() {}
+
 // Bind declares the options.
 func (o *Imbalance) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

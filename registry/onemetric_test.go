@@ -62,7 +62,9 @@ func TestOneMetricReadsTheSame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				one, _, err := ReadTrials(ctx, db, set, Reading{Apart: true, Metric: MetricOf(o)})
+				how := ReadingOf(o)
+				how.Apart = true
+				one, _, err := ReadTrials(ctx, db, set, how)
 				if err != nil {
 					t.Fatal(err)
 				}

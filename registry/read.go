@@ -23,6 +23,9 @@ type Reading struct {
 	// first trial's time metric (drg.Trial.TimeMetric), and the other
 	// trials' metric of that name, as the analyses choose it.
 	Metric *string
+	// WithoutCalls, with Metric, leaves the call counts unread
+	// (store.MetricRead.WithoutCalls): the analysis reads none.
+	WithoutCalls bool
 	// Step, when not nil, is called as each trial is read.
 	Step func()
 }
@@ -37,7 +40,7 @@ func ReadTrials(ctx context.Context, db *store.DB, ids []int64, how Reading) ([]
 		start := time.Now()
 		var err error
 		if metric != nil {
-			trials[i], err = db.LoadTrialMetric(ctx, ids[i], *metric)
+			trials[i], err = db.LoadTrialMetric(ctx, ids[i], store.MetricRead{Metric: *metric, WithoutCalls: how.WithoutCalls})
 		} else {
 			trials[i], err = db.LoadTrial(ctx, ids[i])
 		}
@@ -108,23 +111,36 @@ func readEach(ctx context.Context, from, to int, read func(i int) error, step fu
 // OneMetric is implemented by the options of an analysis whose Run reads
 // the values of one metric only (and calls, subroutines, user events and
 // metadata): a front end then reads that metric alone
-// (Reading.Metric), which on a trial of m metrics reads about
-// (3 + 2)/(3 + 2m) of its values' bytes and holds (2 + 2)/(2 + 2m) of
-// them in memory.
+// (Reading.Metric), which on a trial of m metrics reads 4 of its 2 + 2m
+// value streams and holds 4 of the 2 + 2m columns in memory.
 type OneMetric interface {
 	// OnlyMetric returns the metric's name; "" for the first trial's
 	// time metric (drg.Trial.TimeMetric).
 	OnlyMetric() string
 }
 
-// MetricOf returns the metric o reads alone when its analysis is of one
-// metric (OneMetric), else nil: the Reading.Metric of its trials.
-func MetricOf(o Options) *string {
-	if om, ok := o.(OneMetric); ok {
-		m := om.OnlyMetric()
-		return &m
+// CallsUnread is implemented by the options of an analysis of one metric
+// (OneMetric) whose Run reads no call or subroutine count either: its
+// trials are read without them (Reading.WithoutCalls), 2 of the 2 + 2m
+// value streams.
+type CallsUnread interface {
+	OneMetric
+	// ReadsNoCalls marks the analysis.
+	ReadsNoCalls()
+}
+
+// ReadingOf returns how to read the trials of options o: the metric it
+// reads alone when its analysis is of one metric (OneMetric), without
+// calls when it reads none (CallsUnread); the zero Reading (every value)
+// otherwise. The caller sets Apart and Step.
+func ReadingOf(o Options) Reading {
+	om, ok := o.(OneMetric)
+	if !ok {
+		return Reading{}
 	}
-	return nil
+	m := om.OnlyMetric()
+	_, noCalls := o.(CallsUnread)
+	return Reading{Metric: &m, WithoutCalls: noCalls}
 }
 
 // nameApart renames the trials that share a name "name (trial ID)".

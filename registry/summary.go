@@ -39,6 +39,9 @@ I/O); --rules FILE changes them (docs/rules.md).`,
 // OnlyMetric is the metric whose values alone Run reads (OneMetric).
 func (o *Summary) OnlyMetric() string { return o.Metric }
 
+// ReadsNoCalls says that Run reads no call counts (CallsUnread).
+func (o *Summary) ReadsNoCalls() {}
+
 // Bind declares the options.
 func (o *Summary) Bind(b *Binder) {
 	bindMetric(b, &o.Metric)

@@ -160,10 +160,11 @@ type loader struct {
 	// only, when not nil, holds the timer_callpath ids whose values are
 	// read (LoadTrialPart).
 	only map[int64]bool
-	// metric, when not nil, names the one metric whose values are read
+	// metric, when not nil, says the one metric whose values are read
 	// (LoadTrialMetric); skipped then holds the other metrics' rows.
-	metric  *string
+	metric  *MetricRead
 	skipped map[int64]bool
+	picked  int // the index of the metric read alone among the trial's, in id order; -1 for all
 	// name, ds and derived are the trial's name, data source and its
 	// metrics' derived flags.
 	name    string
@@ -183,9 +184,9 @@ type loadScope struct {
 	// only, when not nil, holds the timer_callpath ids whose values are
 	// read (LoadTrialPart); snapshots are then not read.
 	only map[int64]bool
-	// metric, when not nil, names the metric whose values alone are read
+	// metric, when not nil, says the metric whose values alone are read
 	// (LoadTrialMetric).
-	metric *string
+	metric *MetricRead
 }
 
 // loadTrialOnly is loadTrial reading the values scope allows.
@@ -211,7 +212,7 @@ func loadTrialOnly(ctx context.Context, r runner, d Dialect, id int64, display s
 // (everything but values, user events, metadata and snapshots) into a
 // builder. With metric not nil, the builder gets that metric alone
 // (pickMetric).
-func openLoader(ctx context.Context, r runner, d Dialect, id int64, metric *string) (*loader, error) {
+func openLoader(ctx context.Context, r runner, d Dialect, id int64, metric *MetricRead) (*loader, error) {
 	l := &loader{r: r, d: d, id: id, threads: map[int64]int{}, metrics: map[int64]int{}, nodes: map[int64]int{}, names: map[int64]string{},
 		metric: metric, skipped: map[int64]bool{}}
 	found := false
@@ -315,6 +316,7 @@ func (l *loader) readMetrics(ctx context.Context) ([]bool, error) {
 		l.first = rows[0]
 	}
 	keep := pickMetric(all, l.metric)
+	l.picked = keep
 	var kept []bool
 	for i, row := range rows {
 		if keep >= 0 && i != keep {

@@ -12,8 +12,8 @@ import (
 
 // sameMetricCells checks that one, a trial read with one metric, holds
 // metric m of whole cell by cell (presence, inclusive, exclusive) and the
-// same calls and subroutines.
-func sameMetricCells(t *testing.T, whole *drg.Trial, m int, one *drg.Trial) {
+// same calls and subroutines, or with noCalls 0 calls and subroutines.
+func sameMetricCells(t *testing.T, whole *drg.Trial, m int, one *drg.Trial, noCalls bool) {
 	t.Helper()
 	if len(one.Metrics) != 1 || one.Metrics[0].Name != whole.Metrics[m].Name || one.Metrics[0].Derived != whole.Metrics[m].Derived {
 		t.Fatalf("metrics %v, want %v alone", one.Metrics, whole.Metrics[m])
@@ -28,6 +28,9 @@ func sameMetricCells(t *testing.T, whole *drg.Trial, m int, one *drg.Trial) {
 		for i, c := range cols {
 			oneM := 0
 			for th, want := range whole.Col(c.kind, c.m).Row(n) {
+				if noCalls && i >= 2 {
+					want = 0
+				}
 				got, ok := one.Col(c.kind, oneM).At(on, th)
 				if !ok || got != want {
 					t.Fatalf("node %q thread %d column %d: %v (present %v), want %v", whole.Nodes[n].Name, th, i, got, ok, want)
@@ -39,9 +42,11 @@ func sameMetricCells(t *testing.T, whole *drg.Trial, m int, one *drg.Trial) {
 
 // TestLoadTrialMetric reads each metric of a dense and a sparse trial
 // alone, from the pages and (the pages deleted) from the rows, on both
-// databases: by name, and with "" the time metric, first or second. Each
-// matches the whole trial's metric cell by cell with the same calls; a
-// name the trial lacks reads it whole. A metric added by SaveMetric after
+// databases: by name, and with "" the time metric, first or second, with
+// calls and without. Each matches the whole trial's metric cell by cell,
+// with the same calls, or none when left unread from the pages (the rows
+// hold them with the values, and are read whole); a name the trial lacks
+// reads it whole. A metric added by SaveMetric after
 // the pages were written is read from the rows, derived.
 func TestLoadTrialMetric(t *testing.T) {
 	defer store.SetPageBlockThreads(5)()
@@ -64,13 +69,15 @@ func TestLoadTrialMetric(t *testing.T) {
 					if want < 0 {
 						continue // the sparse trial has TIME alone
 					}
-					one, err := db.LoadTrialMetric(ctx, id, name)
-					if err != nil {
-						t.Fatalf("%s %s from %s, metric %q: %v", d, tr.Name, from, name, err)
+					for _, noCalls := range []bool{false, true} {
+						one, err := db.LoadTrialMetric(ctx, id, store.MetricRead{Metric: name, WithoutCalls: noCalls})
+						if err != nil {
+							t.Fatalf("%s %s from %s, metric %q: %v", d, tr.Name, from, name, err)
+						}
+						sameMetricCells(t, whole, want, one, noCalls && from == "pages")
 					}
-					sameMetricCells(t, whole, want, one)
 				}
-				all, err := db.LoadTrialMetric(ctx, id, "NOPE")
+				all, err := db.LoadTrialMetric(ctx, id, store.MetricRead{Metric: "NOPE", WithoutCalls: true})
 				if err != nil || len(all.Metrics) != len(whole.Metrics) || all.PresentCells() != whole.PresentCells() {
 					t.Fatalf("%s %s: an unknown metric read %v (%v), want the whole trial", d, tr.Name, all, err)
 				}
@@ -90,10 +97,10 @@ func derivedAfter(t *testing.T, d store.Dialect) {
 	ctx := context.Background()
 	id, loaded := saveTwice(t, db, genTrial(t, "derived", 23, 9), 1)
 	for m, name := range []string{"TIME", "PAPI_FP_OPS", "TWICE"} {
-		one, err := db.LoadTrialMetric(ctx, id, name)
+		one, err := db.LoadTrialMetric(ctx, id, store.MetricRead{Metric: name, WithoutCalls: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameMetricCells(t, loaded, m, one)
+		sameMetricCells(t, loaded, m, one, false)
 	}
 }

@@ -15,12 +15,12 @@ import (
 // range of the primary key.
 const loadPagesQuery = `SELECT first_thread, threads, stream, page, data FROM trial_value_page WHERE trial = $1 ORDER BY first_thread, stream, page`
 
-// loadMetricPagesQuery is loadPagesQuery reading the layout, calls and
-// subroutines streams and those of one metric ($2, $3: its inclusive and
-// exclusive streams), for LoadTrialMetric. The stream condition is checked
-// on the primary key's entries: the other metrics' rows (one heap page
-// each) are not read.
-const loadMetricPagesQuery = `SELECT first_thread, threads, stream, page, data FROM trial_value_page WHERE trial = $1 AND (stream < 3 OR stream IN ($2, $3)) ORDER BY first_thread, stream, page`
+// loadMetricPagesQuery is loadPagesQuery reading the streams up to $2
+// (the layout, and the calls and subroutines unless left unread) and
+// those of one metric ($3, $4: its inclusive and exclusive streams), for
+// LoadTrialMetric. The stream condition is checked on the primary key's
+// entries: the other streams' rows (one heap page each) are not read.
+const loadMetricPagesQuery = `SELECT first_thread, threads, stream, page, data FROM trial_value_page WHERE trial = $1 AND (stream <= $2 OR stream IN ($3, $4)) ORDER BY first_thread, stream, page`
 
 // errPages is wrapped by the error of a trial whose pages do not hold what
 // SaveTrial writes.
@@ -41,6 +41,7 @@ var errPagesMetrics = errors.New("the pages predate a metric")
 type pageReader struct {
 	l       *loader
 	metrics []int // builder metric of the m-th metric in id order; -1 when not read (LoadTrialMetric)
+	noCalls bool  // the calls and subroutines streams are not read (MetricRead.WithoutCalls)
 	nt      int   // the trial's threads
 	first   int   // the current block: first thread, threads
 	threads int
@@ -107,27 +108,31 @@ func (pr *pageReader) plan() (string, []any) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	picked := -1
-	for m, id := range ids {
+	for _, id := range ids {
 		b, ok := pr.l.metrics[id]
 		if !ok {
 			b = -1
-		} else if len(pr.l.skipped) > 0 {
-			picked = m
 		}
 		pr.metrics = append(pr.metrics, b)
 	}
+	picked := pr.l.picked
 	if picked < 0 {
 		return loadPagesQuery, []any{pr.l.id}
 	}
-	return loadMetricPagesQuery, []any{pr.l.id, streamValues + 2*picked, streamValues + 2*picked + 1}
+	pr.noCalls = pr.l.metric.WithoutCalls
+	upTo := streamSubroutines
+	if pr.noCalls {
+		upTo = streamLayout
+	}
+	return loadMetricPagesQuery, []any{pr.l.id, upTo, streamValues + 2*picked, streamValues + 2*picked + 1}
 }
 
 // wanted reports whether stream s of a block is read: every stream but
-// those of the metrics left unread.
+// those of the metrics left unread, and the calls and subroutines when
+// noCalls.
 func (pr *pageReader) wanted(s int) bool {
 	if s < streamValues {
-		return true
+		return s == streamLayout || !pr.noCalls
 	}
 	m := (s - streamValues) / 2
 	return m < len(pr.metrics) && pr.metrics[m] >= 0
@@ -233,7 +238,9 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 				}
 				continue
 			}
-			calls[k], subrs[k] = value(streamCalls, at), value(streamSubroutines, at)
+			if !pr.noCalls {
+				calls[k], subrs[k] = value(streamCalls, at), value(streamSubroutines, at)
+			}
 			for m, b := range pr.metrics {
 				if b >= 0 {
 					incl[b][k] = value(streamValues+2*m, at)
@@ -242,7 +249,11 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 			}
 			at++
 		}
-		pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, calls, subrs)
+		if pr.noCalls {
+			pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, nil, nil)
+		} else {
+			pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, calls, subrs)
+		}
 	}
 	return pr.l.b.Err()
 }

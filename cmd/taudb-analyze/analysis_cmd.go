@@ -244,7 +244,7 @@ func (a *app) readQueried(ctx context.Context, db *store.DB, an *registry.Analys
 		in, all, err := a.readInput(ctx, db, an, o, ids)
 		return in, all, queried{}, err
 	}
-	t, q, err := a.readQueriedTrial(ctx, db, ids[0], qf, nil)
+	t, q, err := a.readQueriedTrial(ctx, db, ids[0], qf, registry.Reading{})
 	return registry.Input{Trials: []*drg.Trial{t}, IDs: ids}, ids, q, err
 }
 
@@ -270,7 +270,9 @@ func (a *app) readInput(ctx context.Context, db *store.DB, an *registry.Analysis
 		}
 		all = append(append([]int64(nil), ids...), idsB...)
 	}
-	trials, err := a.loadTrials(ctx, db, all, registry.Reading{Apart: an.Trials == registry.Series, Metric: registry.MetricOf(o)})
+	how := registry.ReadingOf(o)
+	how.Apart = an.Trials == registry.Series
+	trials, err := a.loadTrials(ctx, db, all, how)
 	if err != nil {
 		return registry.Input{}, nil, err
 	}

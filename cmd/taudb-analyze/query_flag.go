@@ -147,14 +147,15 @@ func (f *queryFlag) readPart(ctx context.Context, a *app, db *store.DB, id int64
 // naming no metric is matched on the trial's structure and only the
 // matched nodes' values are read (readPart), any other reads the whole
 // trial; the trial is then restricted to the matched nodes
-// (restrictTrial). Without a query, a metric not nil reads that metric
-// alone (registry.Reading.Metric).
-func (a *app) readQueriedTrial(ctx context.Context, db *store.DB, id int64, f *queryFlag, metric *string) (*drg.Trial, queried, error) {
+// (restrictTrial). Without a query, the trial is read as alone says
+// (one metric, registry.ReadingOf); with one, which may name any metric
+// or count, whole.
+func (a *app) readQueriedTrial(ctx context.Context, db *store.DB, id int64, f *queryFlag, alone registry.Reading) (*drg.Trial, queried, error) {
 	var t *drg.Trial
 	var err error
 	how := registry.Reading{}
 	if f == nil || f.q == nil {
-		how.Metric = metric
+		how = alone
 	}
 	if f.structural() {
 		t, err = f.readPart(ctx, a, db, id)

@@ -198,7 +198,7 @@ func (a *app) reportTrials(ctx context.Context, db *store.DB, f reportFlags) ([]
 			return nil, queried{}, nil, err
 		}
 		names = reportDefaults(names, 1)
-		t, q, err := a.readQueriedTrial(ctx, db, id, f.query, reportMetric(names, f))
+		t, q, err := a.readQueriedTrial(ctx, db, id, f.query, reportReading(names, f))
 		return []*drg.Trial{t}, q, names, err
 	}
 	ids, err := a.selectTrials(ctx, db, f.sel, 1)
@@ -206,10 +206,11 @@ func (a *app) reportTrials(ctx context.Context, db *store.DB, f reportFlags) ([]
 		return nil, queried{}, nil, err
 	}
 	names = reportDefaults(names, len(ids))
-	how := registry.Reading{Apart: true}
+	var how registry.Reading
 	if len(ids) == 1 {
-		how.Metric = reportMetric(names, f)
+		how = reportReading(names, f)
 	}
+	how.Apart = true
 	trials, err := a.loadTrials(ctx, db, ids, how)
 	return trials, queried{}, names, err
 }
@@ -226,24 +227,28 @@ func reportDefaults(names []string, n int) []string {
 	return []string{"imbalance", "regions"}
 }
 
-// reportMetric returns the metric every analysis of names reads alone, as
-// the report sets their options (registry.MetricOf), or nil when one of
-// them reads more, or they read different metrics.
-func reportMetric(names []string, f reportFlags) *string {
-	var metric *string
-	for _, name := range names {
+// reportReading returns how to read a report's one trial: its metric
+// alone when every analysis of names reads that one metric alone, as the
+// report sets their options (registry.ReadingOf), without calls when none
+// reads them; every value otherwise.
+func reportReading(names []string, f reportFlags) registry.Reading {
+	var how registry.Reading
+	for i, name := range names {
 		an, err := registry.Lookup(name)
 		if err != nil {
-			return nil // reportRun names the unknown analysis
+			return registry.Reading{} // reportRun names the unknown analysis
 		}
 		o, err := reportOptions(an, f)
-		m := registry.MetricOf(o)
-		if err != nil || m == nil || (metric != nil && *m != *metric) {
-			return nil
+		r := registry.ReadingOf(o)
+		if err != nil || r.Metric == nil || (i > 0 && *r.Metric != *how.Metric) {
+			return registry.Reading{}
 		}
-		metric = m
+		if i == 0 {
+			how = r
+		}
+		how.WithoutCalls = how.WithoutCalls && r.WithoutCalls
 	}
-	return metric
+	return how
 }
 
 // reportOptions returns the analysis's default options with the report's
