@@ -227,7 +227,8 @@
 // LoadTrialMetric reads the layout, calls and subroutines streams and the
 // streams of one metric only (the primary key's entries of the others are
 // skipped, and their rows, one heap page each, not read): 5 of the 7
-// streams of a trial of two metrics, for an analysis of one metric.
+// streams of a trial of two metrics for an analysis of one metric, 3 for
+// one that reads no call counts (MetricRead.WithoutCalls).
 //
 // The trial's timer_call_data and timer_value rows, nearly all of its rows,
 // are read within the range of timer_call_data ids that holds them: the
