@@ -220,6 +220,9 @@ func (pr *pageReader) flush() error {
 func (pr *pageReader) addBlock(blk decodedBlock) error {
 	w, nb := blk.w, slices.Max(append([]int{-1}, pr.metrics...))+1
 	calls, subrs, keep := make([]float64, w), make([]float64, w), make([]bool, w)
+	if pr.noCalls {
+		calls, subrs = nil, nil // AddRow leaves them 0
+	}
 	incl, excl := make([][]float64, nb), make([][]float64, nb)
 	for m := range nb {
 		incl[m], excl[m] = make([]float64, w), make([]float64, w)
@@ -232,13 +235,15 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 		for k := range w {
 			keep[k] = cellSet(blk.bitmap, i*w+k)
 			if !keep[k] {
-				calls[k], subrs[k] = 0, 0
+				if calls != nil {
+					calls[k], subrs[k] = 0, 0
+				}
 				for m := range nb {
 					incl[m][k], excl[m][k] = 0, 0
 				}
 				continue
 			}
-			if !pr.noCalls {
+			if calls != nil {
 				calls[k], subrs[k] = value(streamCalls, at), value(streamSubroutines, at)
 			}
 			for m, b := range pr.metrics {
@@ -249,11 +254,7 @@ func (pr *pageReader) addBlock(blk decodedBlock) error {
 			}
 			at++
 		}
-		if pr.noCalls {
-			pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, nil, nil)
-		} else {
-			pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, calls, subrs)
-		}
+		pr.l.b.AddRow(n, blk.first, nil, keep, excl, incl, calls, subrs)
 	}
 	return pr.l.b.Err()
 }
